@@ -1,0 +1,420 @@
+package io.quackjvm.api;
+
+import com.googlecode.cqengine.attribute.SimpleAttribute;
+import com.googlecode.cqengine.index.Index;
+import com.googlecode.cqengine.index.sqlite.SQLiteIdentityIndex;
+import com.googlecode.cqengine.index.sqlite.SQLitePersistence;
+import com.googlecode.cqengine.persistence.support.ObjectStore;
+import com.googlecode.cqengine.query.option.QueryOptions;
+import io.quackjvm.api.internal.CollectionTable;
+import io.quackjvm.api.internal.Database;
+import io.quackjvm.api.internal.DatabaseSettings;
+import io.quackjvm.api.internal.DuckDBIdentityIndex;
+import io.quackjvm.api.internal.DuckDBObjectStore;
+import io.quackjvm.api.internal.MemoryLimit;
+import io.quackjvm.api.internal.Providers;
+import io.quackjvm.api.spi.ConnectionPoolProvider;
+import io.quackjvm.api.spi.ObjectLayoutProvider;
+import io.quackjvm.api.spi.ObjectTable;
+import io.quackjvm.api.spi.ResultReaderProvider;
+import io.quackjvm.api.spi.WritePolicyProvider;
+
+import java.io.Closeable;
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * A CQEngine {@link com.googlecode.cqengine.persistence.Persistence} that keeps a collection's objects in DuckDB
+ * instead of on the Java heap.
+ *
+ * <pre>{@code
+ * IndexedCollection<Car> cars = new ConcurrentIndexedCollection<>(
+ *         DuckDBPersistence.builder(Car.CAR_ID).memoryLimit("256MB").build());
+ * }</pre>
+ *
+ * <p>Every CQEngine collection type works on it ({@code ConcurrentIndexedCollection},
+ * {@code ObjectLockingIndexedCollection}, {@code TransactionalIndexedCollection}). Objects are identified by
+ * their primary key: adding an object whose key is stored replaces the stored object unless the two are
+ * {@code equals}; {@code contains} and {@code remove} compare with {@code equals}, as an on-heap collection does.
+ * A query on the primary key is one SQL lookup, never a scan.
+ *
+ * <p>Thread-safe. Reads never wait for writes; writes to one collection wait for each other unless
+ * {@link Builder#serializeWrites(boolean) serializeWrites(false)}. Every write request (one {@code add},
+ * {@code addAll}, {@code update}, ...) is one DuckDB transaction: if any part fails, none of it is stored.
+ * Call {@link #close()} when done; later calls throw {@link PersistenceClosedException}.
+ *
+ * @param <O> the type of the stored objects
+ * @param <A> the type of the primary key
+ */
+public final class DuckDBPersistence<O, A extends Comparable<A>> implements SQLitePersistence<O, A>, Closeable {
+
+    private final SimpleAttribute<O, A> primaryKey;
+    private final Database database;
+    private final CollectionTable<O, A> table;
+    private final Path deleteOnClose;
+
+    private DuckDBPersistence(SimpleAttribute<O, A> primaryKey, Database database, CollectionTable<O, A> table,
+                              Path deleteOnClose) {
+        this.primaryKey = primaryKey;
+        this.database = database;
+        this.table = table;
+        this.deleteOnClose = deleteOnClose;
+    }
+
+    /** An in-memory persistence with every setting at its default; mirrors {@code OffHeapPersistence.onPrimaryKey}. */
+    public static <O, A extends Comparable<A>> DuckDBPersistence<O, A> onPrimaryKey(SimpleAttribute<O, A> primaryKey) {
+        return builder(primaryKey).build();
+    }
+
+    /** A persistence in {@code file} (created if absent); mirrors {@code DiskPersistence.onPrimaryKeyInFile}. */
+    public static <O, A extends Comparable<A>> DuckDBPersistence<O, A> onPrimaryKeyInFile(
+            SimpleAttribute<O, A> primaryKey, File file) {
+        return builder(primaryKey).file(file).build();
+    }
+
+    /**
+     * A persistence in a new temporary file, deleted on {@link #close()}; mirrors
+     * {@code DiskPersistence.onPrimaryKey}.
+     */
+    public static <O, A extends Comparable<A>> DuckDBPersistence<O, A> onPrimaryKeyInTempFile(
+            SimpleAttribute<O, A> primaryKey) {
+        Path file;
+        try {
+            Path dir = Files.createTempDirectory("quackjvm_");
+            file = dir.resolve("collection.duckdb");
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot create a temporary database file", e);
+        }
+        Builder<O, A> builder = builder(primaryKey).file(file);
+        builder.deleteOnClose = file;
+        return builder.build();
+    }
+
+    /** A builder for every setting; see the docs' tuning chapter. */
+    public static <O, A extends Comparable<A>> Builder<O, A> builder(SimpleAttribute<O, A> primaryKey) {
+        return new Builder<>(primaryKey);
+    }
+
+    // ------------------------------------------------------------------ CQEngine Persistence
+
+    @Override
+    public ObjectStore<O> createObjectStore() {
+        database.checkOpen();
+        return new DuckDBObjectStore<>(this, table);
+    }
+
+    @Override
+    public SQLiteIdentityIndex<A, O> createIdentityIndex() {
+        return new DuckDBIdentityIndex<>(table);
+    }
+
+    /** {@code true} for the indexes that live in this persistence's database. */
+    @Override
+    public boolean supportsIndex(Index<O> index) {
+        return index instanceof DuckDBIdentityIndex;
+    }
+
+    @Override
+    public void openRequestScopeResources(QueryOptions queryOptions) {
+        table.openRequest(queryOptions);
+    }
+
+    @Override
+    public void closeRequestScopeResources(QueryOptions queryOptions) {
+        table.closeRequest(queryOptions);
+    }
+
+    @Override
+    public SimpleAttribute<O, A> getPrimaryKeyAttribute() {
+        return primaryKey;
+    }
+
+    /**
+     * Not supported: CQEngine's SQLite indexes ({@code DiskIndex}, {@code OffHeapIndex}) cannot live in DuckDB.
+     *
+     * @throws UnsupportedOperationException always
+     */
+    @Override
+    public Connection getConnection(Index<?> index, QueryOptions queryOptions) {
+        throw new UnsupportedOperationException("CQEngine's SQLite indexes (" + index.getClass().getSimpleName()
+                + ") cannot be stored in DuckDB; index DuckDB collections with on-heap indexes instead");
+    }
+
+    // ------------------------------------------------------------------ storage management
+
+    /** The size of the database file including its write-ahead log (for in-memory: of its blocks), in bytes. */
+    @Override
+    public long getBytesUsed() {
+        return database.bytesUsed();
+    }
+
+    /**
+     * Runs a DuckDB CHECKPOINT: flushes the write-ahead log into the file and reclaims space from deleted rows.
+     *
+     * @throws QuackException when a transaction is open (every unclosed ResultSet holds one), naming the cause
+     */
+    @Override
+    public void compact() {
+        database.checkOpen();
+        database.checkpoint(true);
+    }
+
+    /**
+     * Does nothing: kept for source compatibility with CQEngine's SQLite persistence. DuckDB grows its own file
+     * and cannot pre-allocate it.
+     */
+    @Override
+    public void expand(long numBytes) {
+        database.checkOpen();
+    }
+
+    /** Refreshes DuckDB's planner statistics (ANALYZE). */
+    public void analyze() {
+        database.checkOpen();
+        database.execute("Analyzing", "ANALYZE");
+    }
+
+    /** The name of the table that holds the objects. */
+    public String getTableName() {
+        return table.name();
+    }
+
+    /** Closes the database. Idempotent; any later use throws {@link PersistenceClosedException}. */
+    @Override
+    public void close() {
+        database.close();
+        if (deleteOnClose != null) {
+            try {
+                Files.deleteIfExists(Path.of(deleteOnClose + ".wal"));
+                Files.deleteIfExists(deleteOnClose);
+                Files.deleteIfExists(deleteOnClose.getParent());
+            } catch (IOException e) {
+                throw new UncheckedIOException("Cannot delete temporary database " + deleteOnClose, e);
+            }
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "DuckDBPersistence{" + table.name() + " in " + database.describe() + "}";
+    }
+
+    /**
+     * Builds a {@link DuckDBPersistence}. Every method validates its argument at once and throws
+     * {@link IllegalArgumentException} naming the bad value; setting the same option twice throws
+     * {@link IllegalStateException}. Not thread-safe.
+     */
+    public static final class Builder<O, A extends Comparable<A>> {
+
+        private final SimpleAttribute<O, A> primaryKey;
+        private Path file;
+        private boolean locationSet;
+        private String memoryLimit;
+        private final Map<String, String> properties = new LinkedHashMap<>();
+        private Integer maxPooledConnections;
+        private Boolean serializeWrites;
+        private Integer appenderThreshold;
+        private Integer stagingChunkRows;
+        private String name;
+        private ObjectLayoutProvider layout;
+        private String layoutName;
+        private ConnectionPoolProvider pool;
+        private WritePolicyProvider writePolicy;
+        private final List<ResultReaderProvider> readers = new ArrayList<>();
+        private Path deleteOnClose;
+
+        private Builder(SimpleAttribute<O, A> primaryKey) {
+            this.primaryKey = Objects.requireNonNull(primaryKey, "primaryKey");
+        }
+
+        private static void once(boolean alreadySet, String option) {
+            if (alreadySet) {
+                throw new IllegalStateException(option + " was already set on this builder");
+            }
+        }
+
+        /** Keeps the database in memory (the default). */
+        public Builder<O, A> inMemory() {
+            once(locationSet, "The storage location (inMemory/file)");
+            locationSet = true;
+            return this;
+        }
+
+        /** Keeps the database in {@code file}, created if absent and reopened if present. */
+        public Builder<O, A> file(Path file) {
+            once(locationSet, "The storage location (inMemory/file)");
+            this.file = Objects.requireNonNull(file, "file");
+            locationSet = true;
+            return this;
+        }
+
+        /** Keeps the database in {@code file}, created if absent and reopened if present. */
+        public Builder<O, A> file(File file) {
+            return file(Objects.requireNonNull(file, "file").toPath());
+        }
+
+        /**
+         * Caps DuckDB's buffer pool, for example {@code "256MB"}. DuckDB's default is 80% of system memory.
+         *
+         * @throws IllegalArgumentException naming the value and the accepted forms when it is not a memory size
+         */
+        public Builder<O, A> memoryLimit(String limit) {
+            once(memoryLimit != null, "memoryLimit");
+            this.memoryLimit = MemoryLimit.normalise(limit);
+            return this;
+        }
+
+        /** Passes any DuckDB setting, for example {@code property("threads", "2")}. */
+        public Builder<O, A> property(String key, String value) {
+            Objects.requireNonNull(key, "property key");
+            Objects.requireNonNull(value, "value of property " + key);
+            if ("memory_limit".equalsIgnoreCase(key)) {
+                return memoryLimit(value);
+            }
+            once(properties.containsKey(key), "Property " + key);
+            properties.put(key, value);
+            return this;
+        }
+
+        /** Passes several DuckDB settings at once. */
+        public Builder<O, A> properties(Map<String, String> settings) {
+            Objects.requireNonNull(settings, "properties").forEach(this::property);
+            return this;
+        }
+
+        /** How many idle connections to keep for reuse between requests (default 32; 0 keeps none). */
+        public Builder<O, A> maxPooledConnections(int max) {
+            once(maxPooledConnections != null, "maxPooledConnections");
+            if (max < 0) {
+                throw new IllegalArgumentException("maxPooledConnections(" + max + ") must be zero or more");
+            }
+            this.maxPooledConnections = max;
+            return this;
+        }
+
+        /**
+         * Whether writers to this collection wait for each other (default {@code true}). Turn off only when
+         * concurrent writes never touch the same primary key; a conflicting write then fails with
+         * {@link WriteConflictException} and is rolled back whole.
+         */
+        public Builder<O, A> serializeWrites(boolean serialize) {
+            once(serializeWrites != null, "serializeWrites");
+            this.serializeWrites = serialize;
+            return this;
+        }
+
+        /** Batches larger than this go through DuckDB's Appender instead of prepared statements (default 16). */
+        public Builder<O, A> appenderThreshold(int rows) {
+            once(appenderThreshold != null, "appenderThreshold");
+            if (rows < 1) {
+                throw new IllegalArgumentException("appenderThreshold(" + rows + ") must be at least 1");
+            }
+            this.appenderThreshold = rows;
+            return this;
+        }
+
+        /** Rows appended between flushes during a bulk load (default 131072). */
+        public Builder<O, A> stagingChunkRows(int rows) {
+            once(stagingChunkRows != null, "stagingChunkRows");
+            if (rows < 1) {
+                throw new IllegalArgumentException("stagingChunkRows(" + rows + ") must be at least 1");
+            }
+            this.stagingChunkRows = rows;
+            return this;
+        }
+
+        /**
+         * The object table's name (default: the object class's simple name in snake case). Must be a plain SQL
+         * identifier.
+         */
+        public Builder<O, A> name(String tableName) {
+            once(name != null, "name");
+            if (tableName == null || !tableName.matches("[A-Za-z][A-Za-z0-9_]*")) {
+                throw new IllegalArgumentException("name(\"" + tableName + "\") must start with a letter and "
+                        + "contain only letters, digits and underscores");
+            }
+            this.name = tableName;
+            return this;
+        }
+
+        /** Uses this object layout instead of the discovered {@code "blob"} layout. */
+        public Builder<O, A> layout(ObjectLayoutProvider provider) {
+            once(layout != null || layoutName != null, "The layout");
+            this.layout = Objects.requireNonNull(provider, "layout provider");
+            return this;
+        }
+
+        /** Uses the discovered object layout provider with this name. */
+        public Builder<O, A> layout(String providerName) {
+            once(layout != null || layoutName != null, "The layout");
+            this.layoutName = Objects.requireNonNull(providerName, "layout name");
+            return this;
+        }
+
+        /** Uses these result readers instead of the discovered ones. */
+        public Builder<O, A> resultReaders(ResultReaderProvider... providers) {
+            once(!readers.isEmpty(), "resultReaders");
+            for (ResultReaderProvider p : providers) {
+                readers.add(Objects.requireNonNull(p, "result reader"));
+            }
+            return this;
+        }
+
+        /** Uses this connection pool instead of the discovered {@code "duplicating"} one. */
+        public Builder<O, A> connectionPool(ConnectionPoolProvider provider) {
+            once(pool != null, "connectionPool");
+            this.pool = Objects.requireNonNull(provider, "connection pool provider");
+            return this;
+        }
+
+        /** Uses this write policy instead of the discovered {@code "per-collection"} one. */
+        public Builder<O, A> writePolicy(WritePolicyProvider provider) {
+            once(writePolicy != null, "writePolicy");
+            this.writePolicy = Objects.requireNonNull(provider, "write policy provider");
+            return this;
+        }
+
+        /**
+         * Opens the database and creates (or checks) the collection's table.
+         *
+         * @throws DatabaseLockedException when the file is held by another process
+         * @throws ProviderException       when a provider is missing, ambiguous or broken
+         * @throws QuackException          when the file holds a different collection under this name
+         */
+        public DuckDBPersistence<O, A> build() {
+            ObjectLayoutProvider layoutProvider = layout != null ? layout
+                    : Providers.load(ObjectLayoutProvider.class).named(layoutName != null ? layoutName : "blob");
+            Class<O> type = primaryKey.getObjectType();
+            ObjectTable<O> objectTable = layoutProvider.createTable(type, null);
+            String tableName = name != null ? name : defaultName(type);
+            Database database = Database.open(new DatabaseSettings(file, memoryLimit, Map.copyOf(properties),
+                    serializeWrites == null || serializeWrites,
+                    maxPooledConnections == null ? 32 : maxPooledConnections, pool, writePolicy, List.copyOf(readers)));
+            try {
+                CollectionTable<O, A> table = new CollectionTable<>(database, tableName, primaryKey, objectTable,
+                        layoutProvider.name(), appenderThreshold == null ? 16 : appenderThreshold,
+                        stagingChunkRows == null ? 131_072 : stagingChunkRows);
+                table.create();
+                return new DuckDBPersistence<>(primaryKey, database, table, deleteOnClose);
+            } catch (RuntimeException e) {
+                database.close();
+                throw e;
+            }
+        }
+
+        static String defaultName(Class<?> type) {
+            String simple = type.getSimpleName().isEmpty() ? "objects" : type.getSimpleName();
+            return simple.replaceAll("([a-z0-9])([A-Z])", "$1_$2").toLowerCase(Locale.ROOT);
+        }
+    }
+}

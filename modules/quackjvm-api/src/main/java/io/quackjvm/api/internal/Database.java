@@ -1,0 +1,240 @@
+package io.quackjvm.api.internal;
+
+import io.quackjvm.api.DatabaseLockedException;
+import io.quackjvm.api.PersistenceClosedException;
+import io.quackjvm.api.ProviderException;
+import io.quackjvm.api.QuackException;
+import io.quackjvm.api.spi.ConnectionPool;
+import io.quackjvm.api.spi.ConnectionPoolProvider;
+import io.quackjvm.api.spi.PooledConnection;
+import io.quackjvm.api.spi.ResultReaderProvider;
+import io.quackjvm.api.spi.WritePolicy;
+import io.quackjvm.api.spi.WritePolicyProvider;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * One open DuckDB database: the root connection every request connection is duplicated from, the pool that
+ * lends them, the write policy, and the result readers. Thread-safe.
+ */
+public final class Database implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Database.class);
+
+    /** DuckDB allows one open database object per file; a second one in the same JVM is refused by us. */
+    private static final Map<Path, Database> OPEN_FILES = new ConcurrentHashMap<>();
+
+    private final Path file;
+    private final Connection root;
+    private final ConnectionPool pool;
+    private final WritePolicy writePolicy;
+    private final ResultReaderProvider pointReader;
+    private final ResultReaderProvider bulkReader;
+    private final String bulkReaderUnavailable;
+    private volatile boolean closed;
+
+    private Database(Path file, Connection root, ConnectionPool pool, WritePolicy writePolicy,
+                     ResultReaderProvider pointReader, ResultReaderProvider bulkReader, String bulkReaderUnavailable) {
+        this.file = file;
+        this.root = root;
+        this.pool = pool;
+        this.writePolicy = writePolicy;
+        this.pointReader = pointReader;
+        this.bulkReader = bulkReader;
+        this.bulkReaderUnavailable = bulkReaderUnavailable;
+    }
+
+    /** Opens a database; fails with a {@link QuackException} subclass naming the problem. */
+    public static Database open(DatabaseSettings settings) {
+        ConnectionPoolProvider poolProvider = settings.poolProvider() != null ? settings.poolProvider()
+                : Providers.load(ConnectionPoolProvider.class).named("duplicating");
+        WritePolicyProvider policyProvider = settings.writePolicyProvider() != null ? settings.writePolicyProvider()
+                : Providers.load(WritePolicyProvider.class).named("per-collection");
+        Providers<ResultReaderProvider> readers = settings.readers().isEmpty()
+                ? Providers.load(ResultReaderProvider.class)
+                : Providers.load(ResultReaderProvider.class, settings.readers());
+        ResultReaderProvider point = null;
+        ResultReaderProvider bulk = null;
+        List<String> bulkReasons = new ArrayList<>();
+        for (ResultReaderProvider reader : readers.all()) {
+            Optional<String> reason = reader.unavailableReason();
+            if (reason.isPresent()) {
+                readers.reject(reader, reason.get());
+                bulkReasons.add("'" + reader.name() + "': " + reason.get());
+            } else if (!reader.bulk() && point == null) {
+                point = reader;
+            } else if (reader.bulk() && bulk == null) {
+                bulk = reader;
+            }
+        }
+        if (point == null) {
+            throw new ProviderException("No usable row-by-row ResultReaderProvider (such as 'jdbc' from module "
+                    + "io.quackjvm.reader.jdbc) was found. " + readers.describe());
+        }
+        Path file = settings.file() == null ? null : settings.file().toAbsolutePath().normalize();
+        Properties properties = new Properties();
+        properties.putAll(settings.properties());
+        if (settings.memoryLimit() != null) {
+            properties.setProperty("memory_limit", settings.memoryLimit());
+        }
+        // Streaming keeps a large scan from being materialised whole inside DuckDB before Java reads it.
+        properties.setProperty("jdbc_stream_results", "true");
+        if (file != null && OPEN_FILES.containsKey(file)) {
+            throw new DatabaseLockedException(file, "Cannot open database file " + file + ": it is already open in "
+                    + "this JVM by another DuckDBPersistence or DuckDBDatabase. Close that one first, or keep several "
+                    + "collections in one DuckDBDatabase.", null);
+        }
+        Connection root;
+        try {
+            root = DriverManager.getConnection(file == null ? "jdbc:duckdb:" : "jdbc:duckdb:" + file, properties);
+        } catch (SQLException e) {
+            String message = String.valueOf(e.getMessage());
+            if (file != null && message.contains("lock")) {
+                throw new DatabaseLockedException(file, "Cannot open database file " + file + ": it is held by "
+                        + "another process, and DuckDB allows one process per database file. DuckDB said: "
+                        + message, e);
+            }
+            throw new QuackException("Cannot open " + (file == null ? "an in-memory database" : "database file " + file)
+                    + " with settings " + properties.keySet() + ": " + message, e);
+        }
+        Database db = new Database(file, root, poolProvider.create(root, settings.maxPooledConnections()),
+                policyProvider.create(settings.serializeWrites()), point, bulk,
+                bulk != null ? null : bulkReasons.isEmpty() ? "no bulk reader module is present" : String.join("; ", bulkReasons));
+        if (file != null && OPEN_FILES.putIfAbsent(file, db) != null) {
+            db.closeQuietly();
+            throw new DatabaseLockedException(file, "Cannot open database file " + file + ": it is already open in "
+                    + "this JVM.", null);
+        }
+        LOG.debug("Opened {} (point reader '{}', bulk reader {})", db.describe(), point.name(),
+                bulk == null ? "none" : "'" + bulk.name() + "'");
+        return db;
+    }
+
+    /** The file, or {@code null} for an in-memory database. */
+    public Path file() {
+        return file;
+    }
+
+    public String describe() {
+        return file == null ? "in-memory DuckDB database" : "DuckDB database " + file;
+    }
+
+    /** Borrows a connection for one request. */
+    public PooledConnection borrow() {
+        checkOpen();
+        try {
+            return pool.borrow();
+        } catch (SQLException e) {
+            throw QuackException.wrap("Borrowing a connection from " + describe(), null, e);
+        }
+    }
+
+    public WritePolicy writePolicy() {
+        return writePolicy;
+    }
+
+    /** The reader for a call: the bulk reader for large results when one is usable, else the point reader. */
+    public ResultReaderProvider reader(boolean large) {
+        return large && bulkReader != null ? bulkReader : pointReader;
+    }
+
+    /** Why no bulk reader is in use, or {@code null} when one is. */
+    public String bulkReaderUnavailable() {
+        return bulkReaderUnavailable;
+    }
+
+    public void checkOpen() {
+        if (closed) {
+            throw new PersistenceClosedException("The " + describe() + " has been closed; open a new persistence "
+                    + "to use it again");
+        }
+    }
+
+    public boolean isClosed() {
+        return closed;
+    }
+
+    /** Runs one statement on a borrowed connection in auto-commit mode. */
+    public void execute(String action, String sql) {
+        try (PooledConnection c = borrow(); Statement s = c.connection().createStatement()) {
+            s.execute(sql);
+        } catch (SQLException e) {
+            throw QuackException.wrap(action, sql, e);
+        }
+    }
+
+    /** CHECKPOINT; when {@code strict} a failure is thrown, otherwise logged and ignored. */
+    public void checkpoint(boolean strict) {
+        try (PooledConnection c = borrow(); Statement s = c.connection().createStatement()) {
+            s.execute("CHECKPOINT");
+        } catch (SQLException e) {
+            if (strict) {
+                throw new QuackException("compact() could not checkpoint the " + describe() + ": " + e.getMessage()
+                        + ". DuckDB cannot checkpoint while a transaction is open, and every unclosed CQEngine "
+                        + "ResultSet or iterator holds one: close them and call compact() again.", e);
+            }
+            LOG.debug("Checkpoint skipped: {}", e.getMessage());
+        }
+    }
+
+    /** The size of the file and its write-ahead log, or of the in-memory blocks. */
+    public long bytesUsed() {
+        checkOpen();
+        if (file == null) {
+            try (PooledConnection c = borrow(); Statement s = c.connection().createStatement();
+                 ResultSet rs = s.executeQuery("SELECT block_size * total_blocks FROM pragma_database_size() "
+                         + "WHERE database_name = current_database()")) {
+                return rs.next() ? rs.getLong(1) : 0L;
+            } catch (SQLException e) {
+                throw QuackException.wrap("Measuring the size of the " + describe(), null, e);
+            }
+        }
+        checkpoint(false);
+        return sizeOf(file) + sizeOf(Path.of(file + ".wal"));
+    }
+
+    private static long sizeOf(Path path) {
+        try {
+            return Files.exists(path) ? Files.size(path) : 0L;
+        } catch (IOException e) {
+            return 0L;
+        }
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        closeQuietly();
+        if (file != null) {
+            OPEN_FILES.remove(file, this);
+        }
+        LOG.debug("Closed {}", describe());
+    }
+
+    private void closeQuietly() {
+        pool.close();
+        try {
+            root.close();
+        } catch (SQLException e) {
+            LOG.warn("Closing {} failed: {}", describe(), e.getMessage());
+        }
+    }
+}

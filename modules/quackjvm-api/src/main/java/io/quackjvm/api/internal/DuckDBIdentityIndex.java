@@ -1,0 +1,241 @@
+package io.quackjvm.api.internal;
+
+import com.googlecode.cqengine.attribute.Attribute;
+import com.googlecode.cqengine.index.Index;
+import com.googlecode.cqengine.index.sqlite.SQLiteIdentityIndex;
+import com.googlecode.cqengine.index.support.CloseableIterable;
+import com.googlecode.cqengine.index.support.CloseableIterator;
+import com.googlecode.cqengine.index.support.KeyStatistics;
+import com.googlecode.cqengine.index.support.KeyValue;
+import com.googlecode.cqengine.index.support.KeyValueMaterialized;
+import com.googlecode.cqengine.persistence.support.ObjectSet;
+import com.googlecode.cqengine.persistence.support.ObjectStore;
+import com.googlecode.cqengine.query.Query;
+import com.googlecode.cqengine.query.option.QueryOptions;
+import com.googlecode.cqengine.resultset.ResultSet;
+
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+
+/**
+ * The primary-key index of a DuckDB collection: queries on the key become SQL on the object table's key column.
+ *
+ * <p>It extends CQEngine's {@link SQLiteIdentityIndex} only because CQEngine 3.6.0 registers a persistence's
+ * primary-key index with its query engine solely for that type; every method is overridden, so none of the
+ * SQLite code runs. Writes reach the object table through the object store, so the engine's calls to
+ * {@link #addAll}, {@link #removeAll} and {@link #clear} have nothing left to do.
+ */
+public final class DuckDBIdentityIndex<A extends Comparable<A>, O> extends SQLiteIdentityIndex<A, O> {
+
+    /** On-heap unique and hash indexes (25, 30) stay ahead; DuckDB attribute indexes and the fallback behind. */
+    static final int POINT_COST = 35;
+    static final int RANGE_COST = 45;
+
+    private final CollectionTable<O, A> table;
+
+    public DuckDBIdentityIndex(CollectionTable<O, A> table) {
+        super(table.primaryKey());
+        this.table = table;
+    }
+
+    @Override
+    public Attribute<O, A> getAttribute() {
+        return table.primaryKey();
+    }
+
+    @Override
+    public boolean isMutable() {
+        return true;
+    }
+
+    @Override
+    public boolean supportsQuery(Query<O> query, QueryOptions queryOptions) {
+        return SqlPredicate.SUPPORTED.contains(query.getClass());
+    }
+
+    @Override
+    public boolean isQuantized() {
+        return false;
+    }
+
+    @Override
+    public Index<O> getEffectiveIndex() {
+        return this;
+    }
+
+    @Override
+    public ResultSet<O> retrieve(Query<O> query, QueryOptions queryOptions) {
+        SqlPredicate predicate = SqlPredicate.translate(query, CollectionTable.KEY);
+        if (predicate == null) {
+            throw new IllegalArgumentException("Unsupported query on the primary key: " + query);
+        }
+        boolean point = query instanceof com.googlecode.cqengine.query.simple.Equal
+                || query instanceof com.googlecode.cqengine.query.simple.In;
+        return new KeyQueryResultSet<>(table, query, queryOptions, predicate, point ? POINT_COST : RANGE_COST);
+    }
+
+    @Override
+    public boolean addAll(ObjectSet<O> objects, QueryOptions queryOptions) {
+        return false;
+    }
+
+    @Override
+    public boolean removeAll(ObjectSet<O> objects, QueryOptions queryOptions) {
+        return false;
+    }
+
+    @Override
+    public void clear(QueryOptions queryOptions) {
+        // the object store clears the table
+    }
+
+    @Override
+    public void init(ObjectStore<O> objectStore, QueryOptions queryOptions) {
+        // the table is created when the persistence is built
+    }
+
+    @Override
+    public void destroy(QueryOptions queryOptions) {
+        // the primary key cannot be dropped from its own table
+    }
+
+    // ------------------------------------------------------------ sorted statistics, all from SQL
+
+    private String range(A lower, boolean lowerInclusive, A upper, boolean upperInclusive, List<Object> params) {
+        List<String> parts = new ArrayList<>();
+        if (lower != null) {
+            parts.add(CollectionTable.KEY + (lowerInclusive ? " >= ?" : " > ?"));
+            params.add(lower);
+        }
+        if (upper != null) {
+            parts.add(CollectionTable.KEY + (upperInclusive ? " <= ?" : " < ?"));
+            params.add(upper);
+        }
+        return parts.isEmpty() ? "" : " WHERE " + String.join(" AND ", parts);
+    }
+
+    private CloseableIterable<A> keys(A lower, boolean lowerInclusive, A upper, boolean upperInclusive,
+                                      boolean descending, QueryOptions options) {
+        List<Object> params = new ArrayList<>();
+        String sql = "SELECT " + CollectionTable.KEY + " FROM " + table.sqlName()
+                + range(lower, lowerInclusive, upper, upperInclusive, params)
+                + " ORDER BY " + CollectionTable.KEY + (descending ? " DESC" : "");
+        List<A> keys = table.queryKeys(options, sql, params);
+        return () -> iterate(keys.iterator());
+    }
+
+    private CloseableIterable<KeyValue<A, O>> keysAndValues(A lower, boolean lowerInclusive, A upper,
+                                                            boolean upperInclusive, boolean descending,
+                                                            QueryOptions options) {
+        List<Object> params = new ArrayList<>();
+        String tail = range(lower, lowerInclusive, upper, upperInclusive, params).trim()
+                + " ORDER BY " + CollectionTable.KEY + (descending ? " DESC" : "");
+        return () -> {
+            CloseableIterator<O> objects = table.objects(options, tail.trim(), params, true);
+            return new CloseableIterator<>() {
+                @Override public boolean hasNext() { return objects.hasNext(); }
+                @Override public KeyValue<A, O> next() {
+                    O o = objects.next();
+                    return new KeyValueMaterialized<>(table.primaryKey().getValue(o, options), o);
+                }
+                @Override public void close() { objects.close(); }
+            };
+        };
+    }
+
+    private static <T> CloseableIterator<T> iterate(Iterator<T> it) {
+        return new CloseableIterator<>() {
+            @Override public boolean hasNext() { return it.hasNext(); }
+            @Override public T next() { return it.next(); }
+            @Override public void close() { }
+        };
+    }
+
+    private CloseableIterable<KeyStatistics<A>> statistics(boolean descending, QueryOptions options) {
+        CloseableIterable<A> keys = keys(null, true, null, true, descending, options);
+        return () -> {
+            CloseableIterator<A> it = keys.iterator();
+            return new CloseableIterator<>() {
+                @Override public boolean hasNext() { return it.hasNext(); }
+                @Override public KeyStatistics<A> next() { return new KeyStatistics<>(it.next(), 1); }
+                @Override public void close() { it.close(); }
+            };
+        };
+    }
+
+    @Override
+    public CloseableIterable<A> getDistinctKeys(QueryOptions queryOptions) {
+        return keys(null, true, null, true, false, queryOptions);
+    }
+
+    @Override
+    public CloseableIterable<A> getDistinctKeys(A lowerBound, boolean lowerInclusive, A upperBound,
+                                                boolean upperInclusive, QueryOptions queryOptions) {
+        return keys(lowerBound, lowerInclusive, upperBound, upperInclusive, false, queryOptions);
+    }
+
+    @Override
+    public CloseableIterable<A> getDistinctKeysDescending(QueryOptions queryOptions) {
+        return keys(null, true, null, true, true, queryOptions);
+    }
+
+    @Override
+    public CloseableIterable<A> getDistinctKeysDescending(A lowerBound, boolean lowerInclusive, A upperBound,
+                                                          boolean upperInclusive, QueryOptions queryOptions) {
+        return keys(lowerBound, lowerInclusive, upperBound, upperInclusive, true, queryOptions);
+    }
+
+    @Override
+    public Integer getCountForKey(A key, QueryOptions queryOptions) {
+        return table.get(key, queryOptions) == null ? 0 : 1;
+    }
+
+    @Override
+    public Integer getCountOfDistinctKeys(QueryOptions queryOptions) {
+        return table.size(queryOptions);
+    }
+
+    @Override
+    public CloseableIterable<KeyStatistics<A>> getStatisticsForDistinctKeys(QueryOptions queryOptions) {
+        return statistics(false, queryOptions);
+    }
+
+    @Override
+    public CloseableIterable<KeyStatistics<A>> getStatisticsForDistinctKeysDescending(QueryOptions queryOptions) {
+        return statistics(true, queryOptions);
+    }
+
+    @Override
+    public CloseableIterable<KeyValue<A, O>> getKeysAndValues(QueryOptions queryOptions) {
+        return keysAndValues(null, true, null, true, false, queryOptions);
+    }
+
+    @Override
+    public CloseableIterable<KeyValue<A, O>> getKeysAndValues(A lowerBound, boolean lowerInclusive, A upperBound,
+                                                              boolean upperInclusive, QueryOptions queryOptions) {
+        return keysAndValues(lowerBound, lowerInclusive, upperBound, upperInclusive, false, queryOptions);
+    }
+
+    @Override
+    public CloseableIterable<KeyValue<A, O>> getKeysAndValuesDescending(QueryOptions queryOptions) {
+        return keysAndValues(null, true, null, true, true, queryOptions);
+    }
+
+    @Override
+    public CloseableIterable<KeyValue<A, O>> getKeysAndValuesDescending(A lowerBound, boolean lowerInclusive,
+                                                                        A upperBound, boolean upperInclusive,
+                                                                        QueryOptions queryOptions) {
+        return keysAndValues(lowerBound, lowerInclusive, upperBound, upperInclusive, true, queryOptions);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof DuckDBIdentityIndex<?, ?> other && other.table == table;
+    }
+
+    @Override
+    public int hashCode() {
+        return System.identityHashCode(table);
+    }
+}

@@ -1,0 +1,103 @@
+package io.quackjvm.api.internal;
+
+import io.quackjvm.api.spi.RowWriter;
+import org.duckdb.DuckDBAppender;
+
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Types;
+
+/** The two ways a row reaches DuckDB: parameters of a prepared statement, or DuckDB's Appender. */
+final class Writers {
+
+    private Writers() {
+    }
+
+    /** Fills parameters from {@code first} on. */
+    static final class StatementRow implements RowWriter {
+        private final PreparedStatement statement;
+        private int index;
+
+        StatementRow(PreparedStatement statement, int first) {
+            this.statement = statement;
+            this.index = first;
+        }
+
+        int next() {
+            return index;
+        }
+
+        @Override public void putNull() throws SQLException { statement.setNull(index++, Types.NULL); }
+        @Override public void putBoolean(boolean v) throws SQLException { statement.setBoolean(index++, v); }
+        @Override public void putInt(int v) throws SQLException { statement.setInt(index++, v); }
+        @Override public void putLong(long v) throws SQLException { statement.setLong(index++, v); }
+        @Override public void putDouble(double v) throws SQLException { statement.setDouble(index++, v); }
+        @Override public void putString(String v) throws SQLException { statement.setString(index++, v); }
+        @Override public void putBytes(byte[] v) throws SQLException { statement.setBytes(index++, v); }
+        @Override public void putObject(Object v) throws SQLException {
+            if (v == null) {
+                putNull();
+            } else {
+                statement.setObject(index++, v);
+            }
+        }
+    }
+
+    /** Appends to the current row of an Appender. */
+    static final class AppenderRow implements RowWriter {
+        private final DuckDBAppender appender;
+
+        AppenderRow(DuckDBAppender appender) {
+            this.appender = appender;
+        }
+
+        @Override public void putNull() throws SQLException { appender.append((String) null); }
+        @Override public void putBoolean(boolean v) throws SQLException { appender.append(v); }
+        @Override public void putInt(int v) throws SQLException { appender.append(v); }
+        @Override public void putLong(long v) throws SQLException { appender.append(v); }
+        @Override public void putDouble(double v) throws SQLException { appender.append(v); }
+        @Override public void putString(String v) throws SQLException { appender.append(v); }
+        @Override public void putBytes(byte[] v) throws SQLException {
+            if (v == null) {
+                putNull();
+            } else {
+                appender.append(v);
+            }
+        }
+        @Override public void putObject(Object v) throws SQLException {
+            if (v == null) {
+                putNull();
+            } else if (v instanceof java.util.UUID u) {
+                appender.append(u);
+            } else if (v instanceof java.math.BigDecimal d) {
+                appender.append(d);
+            } else if (v instanceof java.math.BigInteger i) {
+                appender.append(i);
+            } else if (v instanceof java.time.LocalDate d) {
+                appender.append(d);
+            } else if (v instanceof java.time.LocalTime t) {
+                appender.append(t);
+            } else if (v instanceof java.time.LocalDateTime t) {
+                appender.append(t);
+            } else if (v instanceof Long l) {
+                appender.append(l.longValue());
+            } else if (v instanceof Integer i) {
+                appender.append(i.intValue());
+            } else if (v instanceof Short s) {
+                appender.append(s.shortValue());
+            } else if (v instanceof Byte b) {
+                appender.append(b.byteValue());
+            } else if (v instanceof Double d) {
+                appender.append(d.doubleValue());
+            } else if (v instanceof Float f) {
+                appender.append(f.floatValue());
+            } else if (v instanceof Boolean b) {
+                appender.append(b.booleanValue());
+            } else if (v instanceof byte[] bytes) {
+                appender.append(bytes);
+            } else {
+                appender.append(v.toString());
+            }
+        }
+    }
+}

@@ -1,0 +1,22 @@
+package io.quackjvm.api.spi;
+
+/**
+ * Creates {@link ObjectTable}s: the physical layout of a collection's objects.
+ *
+ * <p>Shipped providers: {@code "blob"} (one serialised object per row, the default) and {@code "columnar"}
+ * (one typed column per field). A provider must have a public no-argument constructor to be found by
+ * {@link java.util.ServiceLoader}.
+ */
+public interface ObjectLayoutProvider extends Provider {
+
+    /**
+     * Creates the object table for one collection.
+     *
+     * @param objectType the class of the stored objects
+     * @param layout     the layout description given to the builder, or {@code null} when the user chose none;
+     *                   a provider that does not understand it throws {@link IllegalArgumentException}
+     * @throws IllegalArgumentException when objects of this class or this description cannot be stored by this
+     *                                  layout; the message must name the class, the field and the reason
+     */
+    <O> ObjectTable<O> createTable(Class<O> objectType, Object layout);
+}

@@ -1,0 +1,43 @@
+package io.quackjvm.api.spi;
+
+import java.sql.SQLException;
+import java.util.List;
+
+/**
+ * How objects of one class become rows of one DuckDB table and back again.
+ *
+ * <p>The engine owns the key column (the primary key) and creates the table; an object table describes
+ * only the columns that hold the object itself. Implementations must be thread-safe: {@link #write} and
+ * {@link #read} are called from many request threads at once.
+ *
+ * @param <O> the type of the stored objects
+ */
+public interface ObjectTable<O> {
+
+    /** The columns that hold an object, in the order {@link #write} fills them and {@link #read} reads them. */
+    List<Column> columns();
+
+    /**
+     * Writes one object as one row. Called before anything is stored, so an exception here (an object
+     * that cannot be serialised, a value of the wrong type) leaves the collection unchanged.
+     */
+    void write(O object, RowWriter row) throws SQLException;
+
+    /** Rebuilds one object from a row whose columns are {@link #columns()} in order. */
+    O read(RowSource row) throws SQLException;
+
+    /**
+     * Checks a table found in an existing database file against this layout and returns the columns to add
+     * (for example a field the class gained). Throws an {@link IllegalStateException} naming every difference
+     * that cannot be reconciled. The default accepts the table if its columns are exactly {@link #columns()}.
+     *
+     * @param existing the value columns of the table in the file, without the key column
+     */
+    default List<Column> reconcile(List<Column> existing) {
+        if (!existing.equals(columns())) {
+            throw new IllegalStateException("The table has columns " + existing + " but this layout expects "
+                    + columns());
+        }
+        return List.of();
+    }
+}

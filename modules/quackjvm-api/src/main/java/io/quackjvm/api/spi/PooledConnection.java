@@ -1,0 +1,29 @@
+package io.quackjvm.api.spi;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+
+/**
+ * A connection lent to one request. Not thread-safe: it belongs to the request that borrowed it until
+ * {@link #close()} hands it back.
+ */
+public interface PooledConnection extends AutoCloseable {
+
+    /** The DuckDB connection (a {@code duplicate()} of the database's root connection). */
+    Connection connection();
+
+    /**
+     * A prepared statement for {@code sql}, reused from earlier requests where possible. The caller has it
+     * to itself until it passes it to {@link #recycle(PreparedStatement)}; a statement that is never recycled
+     * is closed with the connection.
+     */
+    PreparedStatement prepare(String sql) throws SQLException;
+
+    /** Gives a statement from {@link #prepare(String)} back for reuse; its result sets must be closed. */
+    void recycle(PreparedStatement statement);
+
+    /** Returns the connection to its pool, or closes it if the pool is full or closed. */
+    @Override
+    void close();
+}

@@ -1,0 +1,22 @@
+/**
+ * quackjvm's user API, its provider SPI, and the engine that composes providers.
+ *
+ * @uses io.quackjvm.api.spi.ObjectLayoutProvider
+ * @uses io.quackjvm.api.spi.ResultReaderProvider
+ * @uses io.quackjvm.api.spi.ConnectionPoolProvider
+ * @uses io.quackjvm.api.spi.WritePolicyProvider
+ */
+module io.quackjvm.api {
+    requires transitive cqengine;
+    requires transitive java.sql;
+    requires duckdb.jdbc;
+    requires org.slf4j;
+
+    exports io.quackjvm.api;
+    exports io.quackjvm.api.spi;
+
+    uses io.quackjvm.api.spi.ObjectLayoutProvider;
+    uses io.quackjvm.api.spi.ResultReaderProvider;
+    uses io.quackjvm.api.spi.ConnectionPoolProvider;
+    uses io.quackjvm.api.spi.WritePolicyProvider;
+}

@@ -1,0 +1,83 @@
+package io.quackjvm.concurrency;
+
+import io.quackjvm.api.spi.ConnectionPool;
+import io.quackjvm.api.spi.PooledConnection;
+import org.duckdb.DuckDBConnection;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.concurrent.ConcurrentLinkedDeque;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/** A lock-free stack of idle duplicated connections. Thread-safe. */
+final class DuplicatingPool implements ConnectionPool {
+
+    private static final Logger LOG = LoggerFactory.getLogger(DuplicatingPool.class);
+
+    private final DuckDBConnection root;
+    private final int maxPooled;
+    private final ConcurrentLinkedDeque<Lease> idle = new ConcurrentLinkedDeque<>();
+    private final AtomicInteger idleCount = new AtomicInteger();
+    private volatile boolean closed;
+
+    DuplicatingPool(Connection root, int maxPooled) {
+        try {
+            this.root = root.unwrap(DuckDBConnection.class);
+        } catch (SQLException e) {
+            throw new IllegalArgumentException("The duplicating pool needs a DuckDB connection, not " + root, e);
+        }
+        this.maxPooled = maxPooled;
+    }
+
+    @Override
+    public PooledConnection borrow() throws SQLException {
+        Lease lease = idle.pollFirst();
+        if (lease != null) {
+            idleCount.decrementAndGet();
+            return lease;
+        }
+        if (closed) {
+            throw new SQLException("The connection pool is closed");
+        }
+        return new Lease(this, root.duplicate());
+    }
+
+    void giveBack(Lease lease) {
+        boolean healthy;
+        try {
+            healthy = !lease.connection().isClosed() && lease.connection().getAutoCommit();
+        } catch (SQLException e) {
+            healthy = false;
+        }
+        if (healthy && !closed && idleCount.incrementAndGet() <= maxPooled) {
+            idle.offerFirst(lease);
+            if (closed && idle.remove(lease)) {
+                idleCount.decrementAndGet();
+                lease.closeNow();
+            }
+            return;
+        }
+        if (healthy && !closed) {
+            idleCount.decrementAndGet();
+        }
+        lease.closeNow();
+    }
+
+    @Override
+    public int idleCount() {
+        return Math.max(0, idleCount.get());
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        Lease lease;
+        while ((lease = idle.pollFirst()) != null) {
+            idleCount.decrementAndGet();
+            lease.closeNow();
+        }
+        LOG.debug("Connection pool closed");
+    }
+}
