@@ -266,7 +266,11 @@ public final class CollectionTable<O, A> {
             bind(ps, params);
             rs = ps.executeQuery();
             RowCursor rows = db.reader(large).open(rs);
-            return new ObjectCursor<>(c, true, ps, rs, rows, layout);
+            ObjectCursor<O> cursor = new ObjectCursor<>(c, true, ps, rs, rows, layout);
+            if (scope != null) {
+                scope.register(cursor);
+            }
+            return cursor;
         } catch (SQLException | RuntimeException e) {
             closeQuietly(rs);
             if (ps != null) {

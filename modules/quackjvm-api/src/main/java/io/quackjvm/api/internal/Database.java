@@ -185,8 +185,9 @@ public final class Database implements AutoCloseable {
         } catch (SQLException e) {
             if (strict) {
                 throw new QuackException("compact() could not checkpoint the " + describe() + ": " + e.getMessage()
-                        + ". DuckDB cannot checkpoint while a transaction is open, and every unclosed CQEngine "
-                        + "ResultSet or iterator holds one: close them and call compact() again.", e);
+                        + ". DuckDB cannot checkpoint while another write transaction is open: a write request still "
+                        + "running on another thread, or an unclosed CQEngine ResultSet or iterator of a request that "
+                        + "has written. Close them and call compact() again.", e);
             }
             LOG.debug("Checkpoint skipped: {}", e.getMessage());
         }

@@ -1,6 +1,7 @@
 package io.quackjvm.api.internal;
 
 import com.googlecode.cqengine.attribute.Attribute;
+import com.googlecode.cqengine.attribute.SimpleAttribute;
 import com.googlecode.cqengine.index.Index;
 import com.googlecode.cqengine.index.sqlite.SQLiteIdentityIndex;
 import com.googlecode.cqengine.index.support.CloseableIterable;
@@ -35,8 +36,25 @@ public final class DuckDBIdentityIndex<A extends Comparable<A>, O> extends SQLit
     private final CollectionTable<O, A> table;
 
     public DuckDBIdentityIndex(CollectionTable<O, A> table) {
-        super(table.primaryKey());
+        super(standIn(table.primaryKey()));
         this.table = table;
+    }
+
+    /**
+     * The superclass constructor builds a CQEngine serializer for its attribute's object class, which on the
+     * module path would make cqengine reflect into the user's {@code @PersistenceConfig} serializer. Nothing of the
+     * superclass is used (every method is overridden), so it is given an attribute over {@code Object} instead.
+     */
+    @SuppressWarnings("unchecked")
+    private static <O, A extends Comparable<A>> SimpleAttribute<O, A> standIn(SimpleAttribute<O, A> primaryKey) {
+        SimpleAttribute<Object, A> standIn = new SimpleAttribute<>(Object.class, primaryKey.getAttributeType(),
+                primaryKey.getAttributeName()) {
+            @Override
+            public A getValue(Object object, QueryOptions queryOptions) {
+                throw new UnsupportedOperationException("stand-in attribute");
+            }
+        };
+        return (SimpleAttribute<O, A>) (SimpleAttribute<?, A>) standIn;
     }
 
     @Override
@@ -51,7 +69,8 @@ public final class DuckDBIdentityIndex<A extends Comparable<A>, O> extends SQLit
 
     @Override
     public boolean supportsQuery(Query<O> query, QueryOptions queryOptions) {
-        return SqlPredicate.SUPPORTED.contains(query.getClass());
+        return SqlPredicate.SUPPORTED.contains(query.getClass())
+                && SqlPredicate.translate(query, CollectionTable.KEY) != null;
     }
 
     @Override

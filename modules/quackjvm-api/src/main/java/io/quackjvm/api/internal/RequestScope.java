@@ -6,6 +6,8 @@ import io.quackjvm.api.spi.PooledConnection;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.locks.Lock;
 
 /**
@@ -18,8 +20,7 @@ import java.util.concurrent.locks.Lock;
  */
 final class RequestScope {
 
-    final Thread owner = Thread.currentThread();
-    int depth;
+    private final List<AutoCloseable> cursors = new ArrayList<>();
     private final CollectionTable<?, ?> table;
     private PooledConnection write;
     private Lock lock;
@@ -66,8 +67,24 @@ final class RequestScope {
         failed = true;
     }
 
-    /** Ends the transaction: commits, or rolls back after a failure. */
+    /** Closes {@code cursor} when the request ends, if its reader has not closed it by then. */
+    void register(AutoCloseable cursor) {
+        cursors.add(cursor);
+    }
+
+    /**
+     * Ends the request: closes the cursors it opened (CQEngine does not close every result set it opens
+     * internally), then commits, or rolls back after a failure.
+     */
     void finish() {
+        for (AutoCloseable cursor : cursors) {
+            try {
+                cursor.close();
+            } catch (Exception ignored) {
+                // a cursor that fails to close has released what it could
+            }
+        }
+        cursors.clear();
         if (write == null) {
             return;
         }

@@ -1,7 +1,6 @@
 package io.quackjvm.api.internal;
 
 import com.googlecode.cqengine.query.option.QueryOptions;
-import io.quackjvm.api.QuackException;
 
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -11,7 +10,8 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * <p>CQEngine hands every no-argument call of a collection the same {@code QueryOptions} instance, from every
  * thread, so a scope is kept per thread within it: two threads never share a connection (sharing one
- * deadlocks inside DuckDB's JDBC driver). Nested requests on one thread share the outer scope.
+ * deadlocks inside DuckDB's JDBC driver), even when an application shares one QueryOptions between threads.
+ * Nested requests on one thread share the outer scope.
  */
 final class RequestScopes {
 
@@ -40,37 +40,23 @@ final class RequestScopes {
 
     void open(QueryOptions options) {
         table.database().checkOpen();
-        Map<Thread, RequestScope> slot = slot(options, true);
-        RequestScope scope = slot.computeIfAbsent(Thread.currentThread(), t -> new RequestScope(table));
-        scope.depth++;
+        slot(options, true).computeIfAbsent(Thread.currentThread(), t -> new RequestScope(table));
     }
 
+    /**
+     * Ends this thread's request, as CQEngine's own request scope does: the first close ends it, even when opens
+     * were nested. CQEngine itself leaves some inner result sets unclosed (TransactionalIndexedCollection's
+     * retainAll), so counting opens would leave such a request, and its transaction, open for ever. A close on
+     * a thread with no request of its own (a result set handed to another thread) has nothing to end: the
+     * result set closes its own cursors.
+     */
     void close(QueryOptions options) {
         Map<Thread, RequestScope> slot = slot(options, false);
         if (slot == null) {
             return;
         }
-        RequestScope scope = slot.get(Thread.currentThread());
-        if (scope == null) {
-            // A result set closed on another thread than the one that retrieved it: close that reader's scope
-            // when it is unambiguous, otherwise the same QueryOptions is in use by several threads at once.
-            if (slot.size() == 1) {
-                RequestScope only = slot.values().iterator().next();
-                if (only.depth == 1 && only.activeWrite() == null) {
-                    slot.remove(only.owner, only);
-                    return;
-                }
-            }
-            if (!slot.isEmpty()) {
-                throw new QuackException("A QueryOptions of collection '" + table.name() + "' is being used by "
-                        + "several threads at once (open requests on " + slot.keySet() + ", closed from "
-                        + Thread.currentThread() + "). Build a fresh QueryOptions for every operation instead of "
-                        + "sharing one between threads.");
-            }
-            return;
-        }
-        if (--scope.depth == 0) {
-            slot.remove(scope.owner, scope);
+        RequestScope scope = slot.remove(Thread.currentThread());
+        if (scope != null) {
             scope.finish();
         }
     }

@@ -31,7 +31,7 @@ final class Serializers {
         } catch (ReflectiveOperationException | RuntimeException e) {
             throw new IllegalArgumentException("Cannot create serializer " + type.getName() + " named by @PersistenceConfig "
                     + "on " + objectType.getName() + ": it needs a public constructor taking (Class, PersistenceConfig) "
-                    + "or none (" + e + ")", e);
+                    + "or none; on the module path its package must also be exported to io.quackjvm.storage (" + e + ")", e);
         }
     }
 }
