@@ -113,7 +113,7 @@ public final class Demo {
             timed("contains(the replacement)", () -> collection.contains(changed));
             timed("remove(car 8)", () -> collection.remove(cars.get(8)));
             timed("size() after the changes", collection::size);
-            timed("bytes used by DuckDB (in memory)", persistence::getBytesUsed);
+            timed("memory held by DuckDB (getBytesUsed)", persistence::getBytesUsed);
             Runtime rt = Runtime.getRuntime();
             System.gc();
             System.out.printf("%nJava heap in use after GC: %,d MB (the %,d cars also still sit in the demo's own list)%n",

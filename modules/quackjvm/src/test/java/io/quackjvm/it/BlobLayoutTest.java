@@ -16,7 +16,7 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
+
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -128,7 +128,7 @@ class BlobLayoutTest {
             IndexedCollection<Car> cars = new ConcurrentIndexedCollection<>(p);
             cars.addAll(List.of(Car.of(1), Car.of(2)));
             assertEquals("cars", p.getTableName());
-            assertEquals(Map.of(), Map.of());
+            assertTrue(p.getBytesUsed() > 0, "an in-memory database reports the memory it holds");
         }
     }
 }

@@ -193,13 +193,13 @@ public final class Database implements AutoCloseable {
         }
     }
 
-    /** The size of the file and its write-ahead log, or of the in-memory blocks. */
+    /** The size of the file and its write-ahead log, or for an in-memory database the memory DuckDB holds. */
     public long bytesUsed() {
         checkOpen();
         if (file == null) {
             try (PooledConnection c = borrow(); Statement s = c.connection().createStatement();
-                 ResultSet rs = s.executeQuery("SELECT block_size * total_blocks FROM pragma_database_size() "
-                         + "WHERE database_name = current_database()")) {
+                 // An in-memory database has no file: what it holds is DuckDB's memory in use.
+                 ResultSet rs = s.executeQuery("SELECT sum(memory_usage_bytes) FROM duckdb_memory()")) {
                 return rs.next() ? rs.getLong(1) : 0L;
             } catch (SQLException e) {
                 throw QuackException.wrap("Measuring the size of the " + describe(), null, e);
