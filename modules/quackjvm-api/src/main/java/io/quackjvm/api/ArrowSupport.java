@@ -1,0 +1,68 @@
+package io.quackjvm.api;
+
+import io.quackjvm.api.internal.Providers;
+import io.quackjvm.api.spi.ResultReaderProvider;
+
+import java.util.Optional;
+
+/**
+ * Tells whether large results are read as Arrow batches, and if not, why.
+ *
+ * <pre>{@code
+ * if (!ArrowSupport.isAvailable()) {
+ *     log.info("Arrow off: {} (add {})", ArrowSupport.getUnavailableReason(), ArrowSupport.getRequiredJvmFlag());
+ * }
+ * }</pre>
+ *
+ * <p>Arrow needs the {@code quackjvm-reader-arrow} module (with arrow-vector, arrow-c-data and
+ * arrow-memory-unsafe) and a JVM flag that opens {@code java.nio} to Arrow's memory module. Without either,
+ * everything still works through JDBC rows, only slower. The answer is worked out once per JVM. Thread-safe.
+ */
+public final class ArrowSupport {
+
+    private static final String MODULE_FLAG = "--add-opens=java.base/java.nio=org.apache.arrow.memory.core";
+    private static final String CLASS_PATH_FLAG = "--add-opens=java.base/java.nio=ALL-UNNAMED";
+
+    private ArrowSupport() {
+    }
+
+    private static final class Answer {
+        static final String REASON = findReason();
+
+        private static String findReason() {
+            Optional<ResultReaderProvider> arrow = Providers.load(ResultReaderProvider.class).all().stream()
+                    .filter(p -> p.name().equals("arrow")).findFirst();
+            if (arrow.isEmpty()) {
+                return "the Arrow reader is not on the module or class path: add io.quackjvm:quackjvm-reader-arrow "
+                        + "(it brings arrow-vector, arrow-c-data and arrow-memory-unsafe)";
+            }
+            return arrow.get().unavailableReason().orElse(null);
+        }
+    }
+
+    /** {@code true} when large results are read as Arrow batches. */
+    public static boolean isAvailable() {
+        return Answer.REASON == null;
+    }
+
+    /** Why Arrow is not used (what is missing: the Arrow modules, or the JVM flag), or {@code null} when it is. */
+    public static String getUnavailableReason() {
+        return Answer.REASON;
+    }
+
+    /**
+     * The JVM flag Arrow needs, in the form that fits how this application runs: naming Arrow's memory module on
+     * the module path, {@code ALL-UNNAMED} on the class path.
+     */
+    public static String getRequiredJvmFlag() {
+        if (ModuleLayer.boot().findModule("org.apache.arrow.memory.core").isPresent()) {
+            return MODULE_FLAG;
+        }
+        try {
+            Class.forName("org.apache.arrow.memory.BufferAllocator", false, ArrowSupport.class.getClassLoader());
+            return CLASS_PATH_FLAG;
+        } catch (ClassNotFoundException e) {
+            return ArrowSupport.class.getModule().isNamed() ? MODULE_FLAG : CLASS_PATH_FLAG;
+        }
+    }
+}

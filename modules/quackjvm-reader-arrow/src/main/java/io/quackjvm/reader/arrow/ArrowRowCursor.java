@@ -1,0 +1,295 @@
+package io.quackjvm.reader.arrow;
+
+import io.quackjvm.api.spi.RowCursor;
+import io.quackjvm.api.spi.RowSource;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.BaseIntVector;
+import org.apache.arrow.vector.BitVector;
+import org.apache.arrow.vector.DateDayVector;
+import org.apache.arrow.vector.DateMilliVector;
+import org.apache.arrow.vector.DecimalVector;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.FixedSizeBinaryVector;
+import org.apache.arrow.vector.Float4Vector;
+import org.apache.arrow.vector.Float8Vector;
+import org.apache.arrow.vector.LargeVarBinaryVector;
+import org.apache.arrow.vector.LargeVarCharVector;
+import org.apache.arrow.vector.TimeMicroVector;
+import org.apache.arrow.vector.TimeNanoVector;
+import org.apache.arrow.vector.TimeStampMicroTZVector;
+import org.apache.arrow.vector.TimeStampMicroVector;
+import org.apache.arrow.vector.TimeStampMilliVector;
+import org.apache.arrow.vector.TimeStampNanoVector;
+import org.apache.arrow.vector.TimeStampSecVector;
+import org.apache.arrow.vector.ValueVector;
+import org.apache.arrow.vector.VarBinaryVector;
+import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.complex.ListVector;
+import org.apache.arrow.vector.complex.StructVector;
+import org.apache.arrow.vector.dictionary.Dictionary;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import org.apache.arrow.vector.types.pojo.DictionaryEncoding;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.LocalTime;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * Walks the batches of one Arrow export. Values come straight from the column vectors; {@link #getObject} returns
+ * the reader-independent forms {@link RowSource} documents. {@link #close()} releases every Arrow buffer.
+ */
+final class ArrowRowCursor implements RowCursor, RowSource {
+
+    private final ArrowReader reader;
+    private final BufferAllocator allocator;
+    private List<FieldVector> vectors = List.of();
+    private int row = -1;
+    private int rows;
+    private boolean closed;
+
+    ArrowRowCursor(ArrowReader reader, BufferAllocator allocator) {
+        this.reader = reader;
+        this.allocator = allocator;
+    }
+
+    @Override
+    public boolean next() throws SQLException {
+        row++;
+        while (row >= rows) {
+            VectorSchemaRoot root;
+            try {
+                if (closed || !reader.loadNextBatch()) {
+                    return false;
+                }
+                root = reader.getVectorSchemaRoot();
+            } catch (IOException e) {
+                throw new SQLException("Reading an Arrow batch from DuckDB failed: " + e.getMessage(), e);
+            }
+            vectors = root.getFieldVectors();
+            rows = root.getRowCount();
+            row = 0;
+        }
+        return true;
+    }
+
+    @Override
+    public RowSource row() {
+        return this;
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        try {
+            reader.close();
+        } catch (IOException | RuntimeException ignored) {
+            // the allocator below is closed regardless
+        } finally {
+            allocator.close();
+        }
+    }
+
+    private FieldVector vector(int column) {
+        return vectors.get(column);
+    }
+
+    @Override
+    public boolean isNull(int column) {
+        return vector(column).isNull(row);
+    }
+
+    @Override
+    public boolean getBoolean(int column) {
+        FieldVector v = vector(column);
+        return !v.isNull(row) && ((BitVector) v).get(row) != 0;
+    }
+
+    @Override
+    public int getInt(int column) {
+        return (int) getLong(column);
+    }
+
+    @Override
+    public long getLong(int column) {
+        FieldVector v = vector(column);
+        if (v.isNull(row)) {
+            return 0L;
+        }
+        if (v instanceof BaseIntVector i) {
+            return i.getValueAsLong(row);
+        }
+        return ((Number) getObject(column)).longValue();
+    }
+
+    @Override
+    public double getDouble(int column) {
+        FieldVector v = vector(column);
+        if (v.isNull(row)) {
+            return 0.0;
+        }
+        if (v instanceof Float8Vector d) {
+            return d.get(row);
+        }
+        if (v instanceof Float4Vector f) {
+            return f.get(row);
+        }
+        return ((Number) getObject(column)).doubleValue();
+    }
+
+    @Override
+    public String getString(int column) {
+        FieldVector v = vector(column);
+        if (v.isNull(row)) {
+            return null;
+        }
+        if (v instanceof VarCharVector s && v.getField().getDictionary() == null) {
+            return new String(s.get(row), StandardCharsets.UTF_8);
+        }
+        Object o = getObject(column);
+        return o == null ? null : o.toString();
+    }
+
+    @Override
+    public byte[] getBytes(int column) {
+        FieldVector v = vector(column);
+        if (v.isNull(row)) {
+            return null;
+        }
+        if (v instanceof VarBinaryVector b) {
+            return b.get(row);
+        }
+        if (v instanceof LargeVarBinaryVector b) {
+            return b.get(row);
+        }
+        if (v instanceof FixedSizeBinaryVector b) {
+            return b.get(row);
+        }
+        Object o = getObject(column);
+        return o instanceof byte[] bytes ? bytes : o == null ? null : o.toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    @Override
+    public Object getObject(int column) {
+        FieldVector v = vector(column);
+        DictionaryEncoding encoding = v.getField().getDictionary();
+        if (encoding != null) {
+            return decodeDictionary(v, encoding);
+        }
+        return valueOf(v, row);
+    }
+
+    /** An ENUM column arrives dictionary-encoded: the vector holds indices into the dictionary of names. */
+    private Object decodeDictionary(FieldVector indices, DictionaryEncoding encoding) {
+        if (indices.isNull(row)) {
+            return null;
+        }
+        Dictionary dictionary;
+        try {
+            dictionary = reader.getDictionaryVectors().get(encoding.getId());
+        } catch (IOException e) {
+            throw new IllegalStateException("Reading the dictionary of an ENUM column failed: " + e.getMessage(), e);
+        }
+        if (dictionary == null) {
+            throw new IllegalStateException("DuckDB's Arrow export refers to a missing dictionary " + encoding.getId());
+        }
+        int index = (int) ((BaseIntVector) indices).getValueAsLong(row);
+        return valueOf(dictionary.getVector(), index);
+    }
+
+    /** The value at {@code index} of any vector, in the forms {@link RowSource#getObject} documents. */
+    static Object valueOf(ValueVector v, int index) {
+        if (v.isNull(index)) {
+            return null;
+        }
+        if (v instanceof VarCharVector s) {
+            return new String(s.get(index), StandardCharsets.UTF_8);
+        }
+        if (v instanceof LargeVarCharVector s) {
+            return new String(s.get(index), StandardCharsets.UTF_8);
+        }
+        if (v instanceof VarBinaryVector b) {
+            return b.get(index);
+        }
+        if (v instanceof LargeVarBinaryVector b) {
+            return b.get(index);
+        }
+        if (v instanceof FixedSizeBinaryVector b) {
+            byte[] bytes = b.get(index);
+            if (bytes.length == 16 && "arrow.uuid".equals(b.getField().getMetadata().get("ARROW:extension:name"))) {
+                ByteBuffer buffer = ByteBuffer.wrap(bytes);
+                return new UUID(buffer.getLong(), buffer.getLong());
+            }
+            return bytes;
+        }
+        if (v instanceof DateDayVector d) {
+            return LocalDate.ofEpochDay(d.get(index));
+        }
+        if (v instanceof DateMilliVector d) {
+            return LocalDate.ofEpochDay(Math.floorDiv(d.get(index), 86_400_000L));
+        }
+        if (v instanceof TimeMicroVector t) {
+            return LocalTime.ofNanoOfDay(t.get(index) * 1_000L);
+        }
+        if (v instanceof TimeNanoVector t) {
+            return LocalTime.ofNanoOfDay(t.get(index));
+        }
+        if (v instanceof TimeStampMicroTZVector t) {
+            return OffsetDateTime.ofInstant(micros(t.get(index)), ZoneOffset.UTC);
+        }
+        if (v instanceof TimeStampMicroVector t) {
+            return LocalDateTime.ofInstant(micros(t.get(index)), ZoneOffset.UTC);
+        }
+        if (v instanceof TimeStampNanoVector t) {
+            long nanos = t.get(index);
+            return LocalDateTime.ofInstant(Instant.ofEpochSecond(Math.floorDiv(nanos, 1_000_000_000L),
+                    Math.floorMod(nanos, 1_000_000_000L)), ZoneOffset.UTC);
+        }
+        if (v instanceof TimeStampMilliVector t) {
+            return LocalDateTime.ofInstant(Instant.ofEpochMilli(t.get(index)), ZoneOffset.UTC);
+        }
+        if (v instanceof TimeStampSecVector t) {
+            return LocalDateTime.ofInstant(Instant.ofEpochSecond(t.get(index)), ZoneOffset.UTC);
+        }
+        if (v instanceof DecimalVector d) {
+            return d.getObject(index);
+        }
+        if (v instanceof ListVector list) {
+            int start = list.getElementStartIndex(index);
+            int end = list.getElementEndIndex(index);
+            ValueVector elements = list.getDataVector();
+            List<Object> out = new ArrayList<>(end - start);
+            for (int i = start; i < end; i++) {
+                out.add(valueOf(elements, i));
+            }
+            return out;
+        }
+        if (v instanceof StructVector struct) {
+            Map<String, Object> out = new LinkedHashMap<>();
+            for (String name : struct.getChildFieldNames()) {
+                out.put(name, valueOf(struct.getChild(name), index));
+            }
+            return out;
+        }
+        return v.getObject(index);
+    }
+
+    private static Instant micros(long micros) {
+        return Instant.ofEpochSecond(Math.floorDiv(micros, 1_000_000L), Math.floorMod(micros, 1_000_000L) * 1_000L);
+    }
+}
