@@ -8,12 +8,16 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.ServiceConfigurationError;
 import java.util.ServiceLoader;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Finds providers with {@link ServiceLoader}, keeping a record of every candidate and why it was rejected so
  * that a failed lookup can say exactly what it saw.
  */
 public final class Providers<P extends Provider> {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Providers.class);
 
     private final Class<P> type;
     private final List<P> loaded = new ArrayList<>();
@@ -41,7 +45,10 @@ public final class Providers<P extends Provider> {
             } catch (ServiceConfigurationError e) {
                 // A provider whose constructor throws is reported, never silently skipped.
                 Throwable cause = e.getCause() == null ? e : e.getCause();
-                providers.failures.add(e.getMessage() + (cause != e ? " (" + cause + ")" : ""));
+                String failure = e.getMessage() + (cause != e ? " (" + cause + ")" : "");
+                providers.failures.add(failure);
+                // Reported even when another provider serves the lookup: a broken provider is never silent.
+                LOG.warn("A {} could not be loaded and is ignored: {}", type.getSimpleName(), failure);
             }
         }
         return providers;

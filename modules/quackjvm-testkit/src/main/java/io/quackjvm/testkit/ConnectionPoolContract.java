@@ -1,0 +1,150 @@
+package io.quackjvm.testkit;
+
+import io.quackjvm.api.spi.ConnectionPool;
+import io.quackjvm.api.spi.ConnectionPoolProvider;
+import io.quackjvm.api.spi.PooledConnection;
+import org.junit.jupiter.api.Test;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The contract of a {@link ConnectionPoolProvider}: its pools lend working connections to one database, never
+ * the same one to two borrowers, keep at most {@code maxPooled} idle, reuse prepared statements safely, are
+ * thread-safe, and never close the root connection.
+ */
+public abstract class ConnectionPoolContract extends ProviderContract<ConnectionPoolProvider> {
+
+    private static int one(Connection c, String sql) throws SQLException {
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+            assertTrue(rs.next());
+            return rs.getInt(1);
+        }
+    }
+
+    @Test
+    public void lendsConnectionsToTheRootsDatabase() throws Exception {
+        try (Connection root = Scratch.open(); ConnectionPool pool = provider().create(root, 4)) {
+            try (Statement s = root.createStatement()) {
+                s.execute("CREATE TABLE contract_pool AS SELECT 7 AS v");
+            }
+            try (PooledConnection c = pool.borrow()) {
+                assertEquals(7, one(c.connection(), "SELECT v FROM contract_pool"),
+                        "A borrowed connection must see the root connection's database");
+            }
+        }
+    }
+
+    @Test
+    public void neverLendsOneConnectionToTwoBorrowers() throws Exception {
+        try (Connection root = Scratch.open(); ConnectionPool pool = provider().create(root, 4)) {
+            try (PooledConnection a = pool.borrow(); PooledConnection b = pool.borrow()) {
+                assertNotSame(a.connection(), b.connection(), "Two open borrows must get two connections");
+                a.connection().setAutoCommit(false);
+                try (Statement s = a.connection().createStatement()) {
+                    s.execute("CREATE TABLE contract_private (v INTEGER)");
+                }
+                // b is outside a's transaction: a's uncommitted table is invisible to it.
+                try (Statement s = b.connection().createStatement();
+                     ResultSet rs = s.executeQuery("SELECT count(*) FROM information_schema.tables "
+                             + "WHERE table_name = 'contract_private'")) {
+                    assertTrue(rs.next());
+                    assertEquals(0, rs.getInt(1), "Borrowers must not share a transaction");
+                }
+                a.connection().rollback();
+                a.connection().setAutoCommit(true);
+            }
+        }
+    }
+
+    @Test
+    public void keepsAtMostMaxPooledIdleConnections() throws Exception {
+        try (Connection root = Scratch.open(); ConnectionPool pool = provider().create(root, 2)) {
+            List<PooledConnection> borrowed = new ArrayList<>();
+            for (int i = 0; i < 5; i++) {
+                borrowed.add(pool.borrow());
+            }
+            borrowed.forEach(PooledConnection::close);
+            assertTrue(pool.idleCount() <= 2, "idleCount " + pool.idleCount() + " exceeds maxPooled 2");
+        }
+        try (Connection root = Scratch.open(); ConnectionPool pool = provider().create(root, 0)) {
+            PooledConnection c = pool.borrow();
+            c.close();
+            assertEquals(0, pool.idleCount(), "maxPooled 0 must keep no idle connection");
+        }
+    }
+
+    @Test
+    public void recycledStatementsCanBePreparedAgain() throws Exception {
+        try (Connection root = Scratch.open(); ConnectionPool pool = provider().create(root, 2)) {
+            for (int round = 0; round < 3; round++) {
+                try (PooledConnection c = pool.borrow()) {
+                    PreparedStatement ps = c.prepare("SELECT ? + 1");
+                    ps.setInt(1, round);
+                    try (ResultSet rs = ps.executeQuery()) {
+                        assertTrue(rs.next());
+                        assertEquals(round + 1, rs.getInt(1));
+                    }
+                    c.recycle(ps);
+                }
+            }
+        }
+    }
+
+    @Test
+    public void closingThePoolLeavesTheRootOpenAndClosesLateReturns() throws Exception {
+        try (Connection root = Scratch.open()) {
+            ConnectionPool pool = provider().create(root, 2);
+            PooledConnection idle = pool.borrow();
+            idle.close();
+            PooledConnection late = pool.borrow();
+            pool.close();
+            assertFalse(root.isClosed(), "Closing a pool must not close the root connection");
+            assertEquals(1, one(root, "SELECT 1"));
+            late.close();
+            assertTrue(late.connection().isClosed(), "A connection returned after the pool closed must be closed");
+            assertEquals(0, pool.idleCount());
+        }
+    }
+
+    @Test
+    public void borrowingIsThreadSafe() throws Exception {
+        try (Connection root = Scratch.open(); ConnectionPool pool = provider().create(root, 3)) {
+            ExecutorService threads = Executors.newFixedThreadPool(6);
+            try {
+                List<Future<Integer>> results = new ArrayList<>();
+                for (int t = 0; t < 6; t++) {
+                    int id = t;
+                    results.add(threads.submit(() -> {
+                        int sum = 0;
+                        for (int i = 0; i < 50; i++) {
+                            try (PooledConnection c = pool.borrow()) {
+                                sum += one(c.connection(), "SELECT " + id);
+                            }
+                        }
+                        return sum;
+                    }));
+                }
+                for (int t = 0; t < 6; t++) {
+                    assertEquals(50 * t, results.get(t).get(), "Each borrower must read its own answers");
+                }
+            } finally {
+                threads.shutdownNow();
+            }
+            assertTrue(pool.idleCount() <= 3, "idleCount " + pool.idleCount() + " exceeds maxPooled 3");
+        }
+    }
+}

@@ -1,0 +1,225 @@
+package io.quackjvm.testkit;
+
+import com.googlecode.cqengine.ConcurrentIndexedCollection;
+import com.googlecode.cqengine.IndexedCollection;
+import com.googlecode.cqengine.attribute.SimpleAttribute;
+import com.googlecode.cqengine.query.option.QueryOptions;
+import com.googlecode.cqengine.resultset.ResultSet;
+import io.quackjvm.api.DuckDBPersistence;
+import io.quackjvm.api.spi.Column;
+import io.quackjvm.api.spi.ObjectLayoutProvider;
+import io.quackjvm.api.spi.ObjectTable;
+import org.junit.jupiter.api.Test;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.stream.Collectors;
+
+import static com.googlecode.cqengine.query.QueryFactory.all;
+import static com.googlecode.cqengine.query.QueryFactory.equal;
+import static com.googlecode.cqengine.query.QueryFactory.in;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The contract of an {@link ObjectLayoutProvider}: its tables describe their columns, write every column of
+ * a row exactly once, round-trip objects through a real DuckDB table, are safe to share between threads, and
+ * work inside a CQEngine collection.
+ *
+ * <pre>{@code
+ * class JsonTextLayoutContractTests extends ObjectLayoutContract<Book, String> {
+ *     protected ObjectLayoutProvider provider() { return new JsonTextLayoutProvider(); }
+ *     protected SimpleAttribute<Book, String> primaryKey() { return Book.ISBN; }
+ *     protected List<Book> sampleObjects() { return List.of(...); }
+ * }
+ * }</pre>
+ *
+ * The collection test needs a result reader, a connection pool and a write policy: put quackjvm's defaults
+ * (artifact {@code quackjvm}) on the test path.
+ *
+ * @param <O> the stored type used by the test
+ * @param <K> its primary key type
+ */
+public abstract class ObjectLayoutContract<O, K extends Comparable<K>> extends ProviderContract<ObjectLayoutProvider> {
+
+    /** The primary key of the sample objects. */
+    protected abstract SimpleAttribute<O, K> primaryKey();
+
+    /**
+     * At least three objects with distinct primary keys, {@code equals} by value, covering what the layout
+     * must store: nulls, empty strings, extreme numbers, non-ASCII text.
+     */
+    protected abstract List<O> sampleObjects();
+
+    private ObjectTable<O> table() {
+        ObjectTable<O> table = provider().createTable(primaryKey().getObjectType(), null);
+        assertNotNull(table, "createTable must not return null");
+        return table;
+    }
+
+    private List<O> samples() {
+        List<O> samples = sampleObjects();
+        assertTrue(samples.size() >= 3, "sampleObjects() must return at least three objects");
+        return samples;
+    }
+
+    @Test
+    public void columnsArePlainUniqueAndTyped() {
+        List<Column> columns = table().columns();
+        assertFalse(columns.isEmpty(), "An object table must have at least one column");
+        Set<String> names = new HashSet<>();
+        for (Column c : columns) {
+            assertTrue(names.add(c.name().toLowerCase(java.util.Locale.ROOT)),
+                    () -> "Column names must be unique ignoring case: " + columns);
+            assertFalse(c.sqlType().isBlank(), () -> "Column " + c.name() + " has no SQL type");
+        }
+        assertEquals(columns, table().columns(), "columns() must describe the same table every time");
+    }
+
+    @Test
+    public void writeGivesEveryColumnExactlyOneValue() throws Exception {
+        ObjectTable<O> table = table();
+        for (O object : samples()) {
+            JdbcRows.CapturingWriter row = new JdbcRows.CapturingWriter();
+            table.write(object, row);
+            assertEquals(table.columns().size(), row.values.size(),
+                    () -> "write() must put exactly one value per column " + table.columns() + " for " + object);
+        }
+    }
+
+    @Test
+    public void objectsSurviveARoundTripThroughADuckDBTable() throws Exception {
+        ObjectTable<O> table = table();
+        List<Column> columns = table.columns();
+        String ddl = columns.stream().map(c -> "\"" + c.name() + "\" " + c.sqlType())
+                .collect(Collectors.joining(", ", "CREATE TABLE contract_objects (seq INTEGER, ", ")"));
+        String insert = "INSERT INTO contract_objects VALUES (?" + ", ?".repeat(columns.size()) + ")";
+        String select = columns.stream().map(c -> "\"" + c.name() + "\"")
+                .collect(Collectors.joining(", ", "SELECT ", " FROM contract_objects ORDER BY seq"));
+        List<O> samples = samples();
+        List<O> read = new ArrayList<>();
+        try (Connection db = Scratch.open()) {
+            try (Statement s = db.createStatement()) {
+                s.execute(ddl);
+            }
+            try (PreparedStatement ps = db.prepareStatement(insert)) {
+                for (int i = 0; i < samples.size(); i++) {
+                    ps.setInt(1, i);
+                    JdbcRows.StatementWriter row = new JdbcRows.StatementWriter(ps, 2);
+                    table.write(samples.get(i), row);
+                    ps.executeUpdate();
+                }
+            }
+            try (Statement s = db.createStatement(); java.sql.ResultSet rs = s.executeQuery(select)) {
+                JdbcRows.ResultSetSource source = new JdbcRows.ResultSetSource(rs);
+                while (rs.next()) {
+                    read.add(table.read(source));
+                }
+            }
+        }
+        assertEquals(samples, read, "Objects read back must equal the objects written, in order");
+    }
+
+    @Test
+    public void reconcileAcceptsTheTableItDescribes() {
+        ObjectTable<O> table = table();
+        assertEquals(List.of(), table.reconcile(table.columns()),
+                "reconcile() of a table with exactly columns() must add nothing");
+    }
+
+    @Test
+    public void rejectsALayoutDescriptionItDoesNotUnderstand() {
+        Object nonsense = new Object() {
+            @Override
+            public String toString() {
+                return "a layout description no provider understands";
+            }
+        };
+        assertThrows(IllegalArgumentException.class,
+                () -> provider().createTable(primaryKey().getObjectType(), nonsense),
+                "createTable must throw IllegalArgumentException for a layout description it does not understand");
+    }
+
+    @Test
+    public void oneTableWritesAndReadsFromManyThreadsAtOnce() throws Exception {
+        ObjectTable<O> table = table();
+        List<O> samples = samples();
+        List<List<Object>> expected = new ArrayList<>();
+        for (O o : samples) {
+            JdbcRows.CapturingWriter w = new JdbcRows.CapturingWriter();
+            table.write(o, w);
+            expected.add(w.values);
+        }
+        ExecutorService pool = Executors.newFixedThreadPool(4);
+        try {
+            List<Future<Boolean>> results = new ArrayList<>();
+            for (int t = 0; t < 4; t++) {
+                results.add(pool.submit(() -> {
+                    for (int round = 0; round < 200; round++) {
+                        for (int i = 0; i < samples.size(); i++) {
+                            JdbcRows.CapturingWriter w = new JdbcRows.CapturingWriter();
+                            table.write(samples.get(i), w);
+                            if (!expected.get(i).equals(w.values)) {
+                                return false;
+                            }
+                        }
+                    }
+                    return true;
+                }));
+            }
+            for (Future<Boolean> f : results) {
+                assertTrue(f.get(), "Concurrent writes of the same object must produce the same row values");
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    public void storesAndQueriesObjectsInACQEngineCollection() {
+        List<O> samples = samples();
+        SimpleAttribute<O, K> pk = primaryKey();
+        try (DuckDBPersistence<O, K> persistence = DuckDBPersistence.builder(pk).layout(provider()).build()) {
+            IndexedCollection<O> collection = new ConcurrentIndexedCollection<>(persistence);
+            assertTrue(collection.addAll(samples));
+            assertEquals(samples.size(), collection.size());
+            O first = samples.get(0);
+            K firstKey = pk.getValue(first, noOptions());
+            try (ResultSet<O> rs = collection.retrieve(equal(pk, firstKey))) {
+                assertEquals(first, rs.uniqueResult());
+            }
+            List<K> keys = new ArrayList<>();
+            for (O o : samples) {
+                keys.add(pk.getValue(o, noOptions()));
+            }
+            try (ResultSet<O> rs = collection.retrieve(in(pk, keys))) {
+                assertEquals(new HashSet<>(samples), toSet(rs));
+            }
+            assertTrue(collection.remove(first));
+            try (ResultSet<O> rs = collection.retrieve(all(pk.getObjectType()))) {
+                assertEquals(new HashSet<>(samples.subList(1, samples.size())), toSet(rs));
+            }
+        }
+    }
+
+    private static <T> Set<T> toSet(ResultSet<T> rs) {
+        Set<T> set = new HashSet<>();
+        rs.forEach(set::add);
+        return set;
+    }
+
+    private static QueryOptions noOptions() {
+        return new QueryOptions();
+    }
+}
