@@ -5,6 +5,7 @@
  * @uses io.quackjvm.api.spi.ResultReaderProvider
  * @uses io.quackjvm.api.spi.ConnectionPoolProvider
  * @uses io.quackjvm.api.spi.WritePolicyProvider
+ * @uses io.quackjvm.api.spi.IndexStrategyProvider
  */
 module io.quackjvm.api {
     requires transitive cqengine;
@@ -19,4 +20,5 @@ module io.quackjvm.api {
     uses io.quackjvm.api.spi.ResultReaderProvider;
     uses io.quackjvm.api.spi.ConnectionPoolProvider;
     uses io.quackjvm.api.spi.WritePolicyProvider;
+    uses io.quackjvm.api.spi.IndexStrategyProvider;
 }

@@ -4,6 +4,7 @@
  */
 module io.quackjvm.reader.jdbc {
     requires io.quackjvm.api;
+    requires duckdb.jdbc;
 
     provides io.quackjvm.api.spi.ResultReaderProvider with io.quackjvm.reader.jdbc.JdbcReaderProvider;
 }

@@ -1,5 +1,6 @@
 /**
- * Object-table layouts. Provides the {@code "blob"} layout: one serialised object per row.
+ * Object-table layouts. Provides the {@code "blob"} layout (one serialised object per row) and the
+ * {@code "columnar"} layout (one typed column per field).
  */
 module io.quackjvm.storage {
     requires io.quackjvm.api;
@@ -9,5 +10,6 @@ module io.quackjvm.storage {
     // pull jdk.unsupported into the module graph itself.
     requires jdk.unsupported;
 
-    provides io.quackjvm.api.spi.ObjectLayoutProvider with io.quackjvm.storage.blob.BlobLayoutProvider;
+    provides io.quackjvm.api.spi.ObjectLayoutProvider with io.quackjvm.storage.blob.BlobLayoutProvider,
+            io.quackjvm.storage.columnar.ColumnarLayoutProvider;
 }

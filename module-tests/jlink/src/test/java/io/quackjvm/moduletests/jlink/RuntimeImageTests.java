@@ -32,7 +32,7 @@ class RuntimeImageTests {
     private static final String APP_MODULE = "io.quackjvm.moduletests.jlink";
     private static final String MAIN = APP_MODULE + "/" + APP_MODULE + ".ImageMain";
     private static final List<String> PROVIDERS = List.of("io.quackjvm.storage", "io.quackjvm.reader.jdbc",
-            "io.quackjvm.concurrency");
+            "io.quackjvm.concurrency", "io.quackjvm.index");
 
     /** The universe --bind-services may pick from: the application's module graph and our providers. */
     private static final List<String> UNIVERSE = List.of("java.base", "java.sql", "java.logging", "java.xml",

@@ -23,6 +23,11 @@ public final class DuckDBObjectStore<O, A extends Comparable<A>> extends SQLiteO
         this.table = table;
     }
 
+    /** The object table; attribute indexes attach their tables to it. */
+    public CollectionTable<O, A> table() {
+        return table;
+    }
+
     @Override
     public int size(QueryOptions queryOptions) {
         return table.size(queryOptions);

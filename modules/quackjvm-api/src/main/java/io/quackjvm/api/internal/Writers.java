@@ -38,7 +38,14 @@ final class Writers {
             if (v == null) {
                 putNull();
             } else {
-                statement.setObject(index++, v);
+                statement.setObject(index++, v instanceof java.time.LocalDate d ? DuckTypes.dateLiteral(d) : v);
+            }
+        }
+        @Override public void putNested(String sqlType, Object v) throws SQLException {
+            if (v == null) {
+                putNull();
+            } else {
+                statement.setObject(index++, DuckTypes.toJdbc(statement.getConnection(), sqlType, v));
             }
         }
     }
@@ -51,7 +58,8 @@ final class Writers {
             this.appender = appender;
         }
 
-        @Override public void putNull() throws SQLException { appender.append((String) null); }
+        // appendNull, not append((String) null): the 1.5.5.1 Appender checks the column type of a typed null
+        @Override public void putNull() throws SQLException { appender.appendNull(); }
         @Override public void putBoolean(boolean v) throws SQLException { appender.append(v); }
         @Override public void putInt(int v) throws SQLException { appender.append(v); }
         @Override public void putLong(long v) throws SQLException { appender.append(v); }
@@ -79,6 +87,8 @@ final class Writers {
                 appender.append(t);
             } else if (v instanceof java.time.LocalDateTime t) {
                 appender.append(t);
+            } else if (v instanceof java.time.OffsetDateTime t) {
+                appender.append(t);
             } else if (v instanceof Long l) {
                 appender.append(l.longValue());
             } else if (v instanceof Integer i) {
@@ -97,6 +107,35 @@ final class Writers {
                 appender.append(bytes);
             } else {
                 appender.append(v.toString());
+            }
+        }
+        @Override public void putNested(String sqlType, Object v) throws SQLException {
+            if (v == null) {
+                putNull();
+            } else {
+                appendNested(v);
+            }
+        }
+
+        // The 1.5.5.1 Appender takes a LIST as any Collection (its elements may be LinkedHashMaps for STRUCTs and
+        // Collections for nested LISTs), and a STRUCT as beginStruct, one append per field, endStruct.
+        private void appendNested(Object v) throws SQLException {
+            if (v instanceof java.util.Map<?, ?> m) {
+                appender.beginStruct();
+                for (Object field : m.values()) {
+                    if (field == null) {
+                        appender.appendNull();
+                    } else if (field instanceof java.util.Map<?, ?> || field instanceof java.util.Collection<?>) {
+                        appendNested(field);
+                    } else {
+                        putObject(field);
+                    }
+                }
+                appender.endStruct();
+            } else if (v instanceof java.util.Collection<?> c) {
+                appender.append(c);
+            } else {
+                putObject(v);
             }
         }
     }

@@ -31,6 +31,10 @@ public interface ObjectTable<O> {
      * (for example a field the class gained). Throws an {@link IllegalStateException} naming every difference
      * that cannot be reconciled. The default accepts the table if its columns are exactly {@link #columns()}.
      *
+     * <p>Called once, before any row is written or read. Afterwards {@link #columns()} must list the table's
+     * columns in the file's order followed by the returned ones (the engine adds those at the end, and DuckDB's
+     * Appender fills columns by position), so an implementation may reorder its columns here.
+     *
      * @param existing the value columns of the table in the file, without the key column
      */
     default List<Column> reconcile(List<Column> existing) {

@@ -25,8 +25,25 @@ public interface RowWriter {
     void putBytes(byte[] value) throws SQLException;
 
     /**
-     * Writes any value the JDBC driver accepts for the column's type (for example {@code java.util.UUID},
-     * {@code java.math.BigDecimal}, {@code java.time.LocalDate}); {@code null} writes SQL NULL.
+     * Writes a scalar value in the representation {@link RowSource#getObject} returns for the column's type (for
+     * example {@code java.util.UUID}, {@code java.math.BigDecimal}, {@code java.time.LocalDate}, a {@code String}
+     * for an ENUM, a {@code java.time.OffsetDateTime} for TIMESTAMP WITH TIME ZONE); {@code null} writes SQL NULL.
+     * LIST and STRUCT values go through {@link #putNested}.
      */
     void putObject(Object value) throws SQLException;
+
+    /**
+     * Writes a LIST or STRUCT value: a {@code java.util.List} for a LIST, a {@code java.util.Map<String, ?>} (in
+     * the STRUCT's field order) for a STRUCT, whose elements or fields follow the same representation, nested
+     * LISTs and STRUCTs included; {@code null} writes SQL NULL.
+     *
+     * @param sqlType the column's DuckDB type exactly as in the {@code CREATE TABLE}, for example
+     *                {@code VARCHAR[]} or {@code STRUCT("x" INTEGER, "tags" VARCHAR[])}: a prepared statement
+     *                needs it to build the value
+     * @implSpec The default hands {@code value} to {@link #putObject}, for writers (such as test doubles) that take
+     *           nested values as they are; the engine's writers override it.
+     */
+    default void putNested(String sqlType, Object value) throws SQLException {
+        putObject(value);
+    }
 }

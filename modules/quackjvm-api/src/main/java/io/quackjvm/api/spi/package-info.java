@@ -1,6 +1,7 @@
 /**
  * The provider SPI: what a third-party module implements to supply its own object layout, result reader,
- * connection pool or write policy.
+ * connection pool, write policy or index strategy, and {@link io.quackjvm.api.spi.ValueType}, the rules by
+ * which Java values are stored so that DuckDB compares them as Java does.
  *
  * <p>Providers are found with {@link java.util.ServiceLoader} ({@code provides ... with ...} in a module
  * descriptor, or a {@code META-INF/services} file on the class path) and can always be passed to the

@@ -1,0 +1,440 @@
+package io.quackjvm.api;
+
+import java.lang.reflect.Constructor;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.lang.reflect.ParameterizedType;
+import java.lang.reflect.RecordComponent;
+import java.lang.reflect.Type;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.function.Function;
+
+/**
+ * Describes how a class's objects are spread over typed DuckDB columns, for
+ * {@link DuckDBPersistence.Builder#columnarLayout(ColumnarLayout)}: one column per field, named after the field,
+ * so that the object table is an ordinary DuckDB table any SQL tool can query.
+ *
+ * <pre>{@code
+ * record Car(int carId, String manufacturer, double price, List<String> features) { }
+ *
+ * DuckDBPersistence.builder(CAR_ID).columnarLayout(ColumnarLayout.ofRecord(Car.class)).build();
+ * }</pre>
+ *
+ * <p>Three ways to describe a class:
+ * <ul>
+ *   <li>{@link #ofRecord(Class)}: a record's components, rebuilt through its canonical constructor.</li>
+ *   <li>{@link #reflective(Class)}: every non-static, non-transient field of any class and its superclasses.
+ *   Objects are rebuilt with the class's no-argument constructor when it has one, otherwise without calling any
+ *   constructor (as Kryo does for the blob layout), and then every field is set.</li>
+ *   <li>{@link #builder(Class)}: explicit named columns, each with a getter and a type, and a factory that builds an
+ *   object from a row's values.</li>
+ * </ul>
+ * Only describing happens here; whether every field's type can be stored is checked by the columnar layout when the
+ * persistence is built, and an unsupported type fails there, naming the class, the field and its type. The
+ * supported types and their DuckDB columns are listed in {@code docs/columnar.md}.
+ *
+ * <p><b>Modules.</b> Reading and writing fields reflectively needs access: on the module path, a record's or
+ * class's package must be opened to {@code io.quackjvm.api} ({@code opens my.pkg to io.quackjvm.api;}), unless
+ * the layout is made with {@link #builder(Class)} and plain method references. A missing {@code opens} fails here,
+ * with the directive to add.
+ *
+ * <p>Immutable and thread-safe.
+ *
+ * @param <O> the type of the described objects
+ */
+public final class ColumnarLayout<O> {
+
+    /** How a layout was described. */
+    public enum Kind {
+        /** {@link #ofRecord(Class)}. */
+        RECORD,
+        /** {@link #reflective(Class)}. */
+        REFLECTIVE,
+        /** {@link #builder(Class)}. */
+        EXPLICIT
+    }
+
+    private final Class<O> objectType;
+    private final Kind kind;
+    private final List<Field<O>> fields;
+    private final Function<Object[], O> factory;
+    /** For reflective layouts: the fields to set, in {@link #fields} order (see {@link #fill}). */
+    private final List<java.lang.reflect.Field> setters;
+
+    private ColumnarLayout(Class<O> objectType, Kind kind, List<Field<O>> fields, Function<Object[], O> factory,
+                           List<java.lang.reflect.Field> setters) {
+        this.objectType = objectType;
+        this.kind = kind;
+        this.fields = List.copyOf(fields);
+        this.factory = factory;
+        this.setters = List.copyOf(setters);
+        Set<String> seen = new java.util.HashSet<>();
+        for (Field<O> f : this.fields) {
+            // DuckDB column names are case-insensitive: "price" and "Price" would be one column.
+            if (!seen.add(f.name().toLowerCase(java.util.Locale.ROOT))) {
+                throw new IllegalArgumentException(objectType.getName() + " has two fields named '" + f.name()
+                        + "' (DuckDB column names ignore case); rename one or use ColumnarLayout.builder");
+            }
+        }
+    }
+
+    /**
+     * A record's components, in declaration order, rebuilt through the canonical constructor.
+     *
+     * @throws IllegalArgumentException when {@code recordType} is not a record, or its package is not open to
+     *                                  {@code io.quackjvm.api}
+     */
+    public static <O> ColumnarLayout<O> ofRecord(Class<O> recordType) {
+        Objects.requireNonNull(recordType, "recordType");
+        if (!recordType.isRecord()) {
+            throw new IllegalArgumentException(recordType.getName() + " is not a record; use "
+                    + "ColumnarLayout.reflective(" + recordType.getSimpleName() + ".class) for an ordinary class");
+        }
+        RecordComponent[] components = recordType.getRecordComponents();
+        List<Field<O>> fields = new ArrayList<>();
+        Class<?>[] parameterTypes = new Class<?>[components.length];
+        for (int i = 0; i < components.length; i++) {
+            RecordComponent rc = components[i];
+            Method accessor = rc.getAccessor();
+            open(recordType, accessor);
+            parameterTypes[i] = rc.getType();
+            fields.add(new Field<>(rc.getName(), rc.getGenericType(), o -> invoke(accessor, o)));
+        }
+        Constructor<O> canonical;
+        try {
+            canonical = recordType.getDeclaredConstructor(parameterTypes);
+        } catch (NoSuchMethodException e) {
+            throw new IllegalArgumentException("Record " + recordType.getName() + " has no canonical constructor", e);
+        }
+        open(recordType, canonical);
+        return new ColumnarLayout<>(recordType, Kind.RECORD, fields, values -> construct(canonical, values), List.of());
+    }
+
+    /**
+     * Every instance field of {@code type} and of its superclasses (superclass fields first), except static and
+     * {@code transient} ones, each stored in a column named after the field. Objects are rebuilt with the
+     * no-argument constructor when there is one (of any visibility), otherwise without calling a constructor, and
+     * then every described field is set, {@code final} ones included.
+     *
+     * @throws IllegalArgumentException when {@code type} is a record (use {@link #ofRecord}), an interface, an
+     *                                  abstract class, or its package is not open to {@code io.quackjvm.api}
+     */
+    public static <O> ColumnarLayout<O> reflective(Class<O> type) {
+        Objects.requireNonNull(type, "type");
+        if (type.isRecord()) {
+            throw new IllegalArgumentException(type.getName() + " is a record; use ColumnarLayout.ofRecord("
+                    + type.getSimpleName() + ".class)");
+        }
+        if (type.isInterface() || Modifier.isAbstract(type.getModifiers()) || type.isArray() || type.isPrimitive()
+                || type.isEnum()) {
+            throw new IllegalArgumentException(type.getName() + " cannot be described reflectively: it must be a "
+                    + "concrete class");
+        }
+        List<Class<?>> hierarchy = new ArrayList<>();
+        for (Class<?> c = type; c != null && c != Object.class; c = c.getSuperclass()) {
+            hierarchy.add(0, c);
+        }
+        List<Field<O>> fields = new ArrayList<>();
+        List<java.lang.reflect.Field> reflected = new ArrayList<>();
+        for (Class<?> c : hierarchy) {
+            for (java.lang.reflect.Field f : c.getDeclaredFields()) {
+                int m = f.getModifiers();
+                if (Modifier.isStatic(m) || Modifier.isTransient(m) || f.isSynthetic()) {
+                    continue;
+                }
+                open(type, f);
+                reflected.add(f);
+                fields.add(new Field<>(f.getName(), f.getGenericType(), o -> {
+                    try {
+                        return f.get(o);
+                    } catch (IllegalAccessException e) {
+                        throw new IllegalStateException("Cannot read field " + f, e);
+                    }
+                }));
+            }
+        }
+        Constructor<O> noArgs = null;
+        try {
+            noArgs = type.getDeclaredConstructor();
+            open(type, noArgs);
+        } catch (NoSuchMethodException e) {
+            // rebuilt without a constructor by the layout provider: see newObject
+        }
+        Constructor<O> ctor = noArgs;
+        Function<Object[], O> factory = ctor == null ? null : values -> {
+            O o = construct(ctor, new Object[0]);
+            fill(reflected, o, values);
+            return o;
+        };
+        return new ColumnarLayout<>(type, Kind.REFLECTIVE, fields, factory, reflected);
+    }
+
+    /** Starts an explicit description of {@code type}'s columns. */
+    public static <O> Builder<O> builder(Class<O> type) {
+        return new Builder<>(Objects.requireNonNull(type, "type"));
+    }
+
+    /** The described class. */
+    public Class<O> objectType() {
+        return objectType;
+    }
+
+    /** How this layout was described. */
+    public Kind kind() {
+        return kind;
+    }
+
+    /** The fields, in column order. */
+    public List<Field<O>> fields() {
+        return fields;
+    }
+
+    /**
+     * Whether {@link #newObject} can build objects by itself; {@code false} only for a {@link #reflective} layout of
+     * a class without a no-argument constructor, whose objects the layout provider allocates and passes to
+     * {@link #fill}.
+     */
+    public boolean canConstruct() {
+        return factory != null;
+    }
+
+    /**
+     * Builds an object from one value per field, in {@link #fields()} order. For layout providers.
+     *
+     * @throws IllegalStateException when {@link #canConstruct()} is {@code false}, or the constructor or factory
+     *                               throws (the cause is kept)
+     */
+    public O newObject(Object[] values) {
+        if (factory == null) {
+            throw new IllegalStateException(objectType.getName() + " has no no-argument constructor; allocate the "
+                    + "object and call fill");
+        }
+        return factory.apply(values);
+    }
+
+    /**
+     * Sets every field of an allocated object of a {@link #reflective} layout from one value per field, in
+     * {@link #fields()} order. For layout providers.
+     */
+    public void fill(O object, Object[] values) {
+        if (kind != Kind.REFLECTIVE) {
+            throw new IllegalStateException("Only reflective layouts are filled field by field");
+        }
+        fill(setters, object, values);
+    }
+
+    private static void fill(List<java.lang.reflect.Field> setters, Object o, Object[] values) {
+        for (int i = 0; i < setters.size(); i++) {
+            java.lang.reflect.Field f = setters.get(i);
+            try {
+                f.set(o, values[i]);
+            } catch (IllegalAccessException | IllegalArgumentException e) {
+                throw new IllegalStateException("Cannot set field " + f + " to " + values[i], e);
+            }
+        }
+    }
+
+    @Override
+    public String toString() {
+        StringBuilder sb = new StringBuilder("ColumnarLayout{").append(kind).append(' ').append(objectType.getName());
+        for (Field<O> f : fields) {
+            sb.append(", ").append(f.name()).append(": ").append(f.type().getTypeName());
+        }
+        return sb.append('}').toString();
+    }
+
+    private static void open(Class<?> type, java.lang.reflect.AccessibleObject member) {
+        try {
+            member.setAccessible(true);
+        } catch (RuntimeException e) { // InaccessibleObjectException, SecurityException
+            String pkg = type.getPackageName();
+            throw new IllegalArgumentException("Cannot reach " + member + " of " + type.getName() + ": add 'opens "
+                    + pkg + " to io.quackjvm.api;' to module " + type.getModule().getName() + " (or run with "
+                    + "--add-opens " + type.getModule().getName() + "/" + pkg + "=io.quackjvm.api), or describe "
+                    + "the class with ColumnarLayout.builder and method references", e);
+        }
+    }
+
+    private static Object invoke(Method accessor, Object o) {
+        try {
+            return accessor.invoke(o);
+        } catch (IllegalAccessException e) {
+            throw new IllegalStateException("Cannot call " + accessor, e);
+        } catch (InvocationTargetException e) {
+            throw new IllegalStateException(accessor + " threw " + e.getCause(), e.getCause());
+        }
+    }
+
+    private static <O> O construct(Constructor<O> ctor, Object[] values) {
+        try {
+            return ctor.newInstance(values);
+        } catch (InstantiationException | IllegalAccessException | IllegalArgumentException e) {
+            throw new IllegalStateException("Cannot call " + ctor + " with " + Arrays.toString(values), e);
+        } catch (InvocationTargetException e) {
+            throw new IllegalStateException(ctor + " threw " + e.getCause() + " for " + Arrays.toString(values),
+                    e.getCause());
+        }
+    }
+
+    /**
+     * One field of a layout: a column name, a Java type (generic, so that {@code List<String>} is known to be a list
+     * of strings) and how to read it from an object. Immutable.
+     *
+     * @param <O> the object type
+     */
+    public static final class Field<O> {
+        private final String name;
+        private final Type type;
+        private final Function<? super O, ?> getter;
+
+        Field(String name, Type type, Function<? super O, ?> getter) {
+            this.name = name;
+            this.type = type;
+            this.getter = getter;
+        }
+
+        /** The column name: the field's or component's name. */
+        public String name() {
+            return name;
+        }
+
+        /** The field's Java type, with type arguments where it has them. */
+        public Type type() {
+            return type;
+        }
+
+        /** The field's value in {@code object}. */
+        public Object get(O object) {
+            return getter.apply(object);
+        }
+
+        @Override
+        public String toString() {
+            return name + ": " + type.getTypeName();
+        }
+    }
+
+    /** The values of one row, by column name or position, for a {@link Builder#factory} function. */
+    public interface Values {
+        /** The value of the column at {@code index} (0-based, in the order the columns were declared). */
+        Object get(int index);
+
+        /**
+         * The value of the named column, cast to what the caller expects; a primitive column's value is boxed.
+         *
+         * @throws IllegalArgumentException when there is no such column
+         */
+        <T> T get(String column);
+    }
+
+    /**
+     * Builds an explicit layout: {@code ColumnarLayout.builder(Car.class).column("price", double.class, Car::price)
+     * ... .factory(v -> new Car(v.get("id"), v.get("price"))).build()}. Not thread-safe.
+     *
+     * @param <O> the object type
+     */
+    public static final class Builder<O> {
+        private final Class<O> type;
+        private final List<Field<O>> fields = new ArrayList<>();
+        private final Map<String, Integer> positions = new LinkedHashMap<>();
+        private Function<Values, O> factory;
+
+        private Builder(Class<O> type) {
+            this.type = type;
+        }
+
+        /**
+         * Adds a column holding {@code getter}'s value, of a type such as {@code double.class}, {@code String.class}
+         * or a record class.
+         */
+        public <T> Builder<O> column(String name, Class<T> columnType, Function<? super O, ? extends T> getter) {
+            return add(name, Objects.requireNonNull(columnType, "column type"), getter);
+        }
+
+        /** Adds a DuckDB LIST column of {@code elementType} values. */
+        public <E> Builder<O> listColumn(String name, Class<E> elementType,
+                                         Function<? super O, ? extends List<E>> getter) {
+            return add(name, new Parameterized(List.class, Objects.requireNonNull(elementType, "element type")),
+                    getter);
+        }
+
+        /** Adds a DuckDB LIST column holding a set of {@code elementType} values (read back in stored order). */
+        public <E> Builder<O> setColumn(String name, Class<E> elementType,
+                                        Function<? super O, ? extends Set<E>> getter) {
+            return add(name, new Parameterized(Set.class, Objects.requireNonNull(elementType, "element type")),
+                    getter);
+        }
+
+        private Builder<O> add(String name, Type columnType, Function<? super O, ?> getter) {
+            Objects.requireNonNull(name, "column name");
+            Objects.requireNonNull(getter, "getter of column " + name);
+            if (!name.matches("[A-Za-z][A-Za-z0-9_]*")) {
+                throw new IllegalArgumentException("Column name '" + name + "' must start with a letter and contain "
+                        + "only letters, digits and underscores");
+            }
+            if (positions.containsKey(name)) {
+                throw new IllegalStateException("Column '" + name + "' was already declared");
+            }
+            positions.put(name, fields.size());
+            fields.add(new Field<>(name, columnType, getter));
+            return this;
+        }
+
+        /** How an object is built from a row's values. */
+        public Builder<O> factory(Function<Values, O> rowFactory) {
+            if (factory != null) {
+                throw new IllegalStateException("The factory was already set");
+            }
+            this.factory = Objects.requireNonNull(rowFactory, "factory");
+            return this;
+        }
+
+        /**
+         * The layout.
+         *
+         * @throws IllegalStateException when no column or no factory was given
+         */
+        public ColumnarLayout<O> build() {
+            if (fields.isEmpty()) {
+                throw new IllegalStateException("ColumnarLayout.builder(" + type.getName() + ") declares no column");
+            }
+            if (factory == null) {
+                throw new IllegalStateException("ColumnarLayout.builder(" + type.getName() + ") needs a factory");
+            }
+            Map<String, Integer> pos = Map.copyOf(positions);
+            Function<Values, O> f = factory;
+            return new ColumnarLayout<>(type, Kind.EXPLICIT, fields, values -> f.apply(new Values() {
+                @Override
+                public Object get(int index) {
+                    return values[index];
+                }
+
+                @Override
+                @SuppressWarnings("unchecked")
+                public <T> T get(String column) {
+                    Integer i = pos.get(column);
+                    if (i == null) {
+                        throw new IllegalArgumentException("No column '" + column + "' in the layout of "
+                                + type.getName() + "; columns: " + pos.keySet());
+                    }
+                    return (T) values[i];
+                }
+            }), List.of());
+        }
+    }
+
+    /** {@code List<E>} or {@code Set<E>} for explicit columns. */
+    private record Parameterized(Class<?> raw, Type element) implements ParameterizedType {
+        @Override public Type[] getActualTypeArguments() { return new Type[]{element}; }
+        @Override public Type getRawType() { return raw; }
+        @Override public Type getOwnerType() { return null; }
+        @Override public String getTypeName() { return raw.getName() + "<" + element.getTypeName() + ">"; }
+    }
+}

@@ -1,0 +1,419 @@
+package io.quackjvm.api;
+
+import com.googlecode.cqengine.attribute.Attribute;
+import com.googlecode.cqengine.index.Index;
+import com.googlecode.cqengine.index.support.CloseableIterable;
+import com.googlecode.cqengine.index.support.CloseableIterator;
+import com.googlecode.cqengine.index.support.KeyStatistics;
+import com.googlecode.cqengine.index.support.KeyValue;
+import com.googlecode.cqengine.index.support.KeyValueMaterialized;
+import com.googlecode.cqengine.index.support.SortedKeyStatisticsAttributeIndex;
+import com.googlecode.cqengine.index.support.indextype.NonHeapTypeIndex;
+import com.googlecode.cqengine.persistence.support.ObjectSet;
+import com.googlecode.cqengine.persistence.support.ObjectStore;
+import com.googlecode.cqengine.query.Query;
+import com.googlecode.cqengine.query.comparative.Max;
+import com.googlecode.cqengine.query.comparative.Min;
+import com.googlecode.cqengine.query.option.QueryOptions;
+import com.googlecode.cqengine.query.simple.Equal;
+import com.googlecode.cqengine.query.simple.Has;
+import com.googlecode.cqengine.query.simple.In;
+import com.googlecode.cqengine.query.simple.StringContains;
+import com.googlecode.cqengine.query.simple.StringEndsWith;
+import com.googlecode.cqengine.query.simple.StringIsContainedIn;
+import com.googlecode.cqengine.resultset.ResultSet;
+import io.quackjvm.api.internal.CollectionTable;
+import io.quackjvm.api.internal.DuckDBObjectStore;
+import io.quackjvm.api.internal.IndexPredicates;
+import io.quackjvm.api.internal.IndexResultSet;
+import io.quackjvm.api.internal.IndexTable;
+import io.quackjvm.api.internal.Providers;
+import io.quackjvm.api.internal.SqlPredicate;
+import io.quackjvm.api.spi.IndexStrategyProvider;
+import io.quackjvm.api.spi.IndexTableDefinition;
+import io.quackjvm.api.spi.ValueType;
+
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * A CQEngine index whose entries live in a DuckDB table beside the collection's objects: one row per object and
+ * attribute value, written in the same transaction as the object.
+ *
+ * <pre>{@code
+ * cars.addIndex(DuckDBIndex.onAttribute(Car.MANUFACTURER));             // two-column table, scanned
+ * cars.addIndex(DuckDBIndex.onAttributeWithArtIndex(Car.MODEL));        // plus a DuckDB ART index on the value
+ * }</pre>
+ *
+ * <p>Queries answered in SQL, with Java's semantics (see {@link ValueType} for how values are stored so that
+ * DuckDB's comparisons are Java's): {@code equal}, {@code in}, {@code lessThan[OrEqualTo]},
+ * {@code greaterThan[OrEqualTo]}, {@code between} (every inclusivity), {@code has}, and on {@code String}
+ * attributes {@code startsWith} (including {@code ""}), {@code endsWith}, {@code contains}, {@code isContainedIn}
+ * and {@code isPrefixOf}, and {@code min} / {@code max} (except on BigDecimal). Every other query on the attribute
+ * ({@code matchesRegex}, {@code longestPrefix}, ...) is left to CQEngine, which evaluates it on the objects. Each retrieval is one SQL statement returning the
+ * objects; {@code size()} is a count; retrieval is lazy.
+ *
+ * <p>It is a {@link SortedKeyStatisticsAttributeIndex}, every statistic computed in SQL, so that CQEngine's
+ * index ordering ({@code orderBy} with {@code EngineThresholds.INDEX_ORDERING_SELECTIVITY}) and its
+ * {@code MetadataEngine} work.
+ *
+ * <p>Only collections on {@link DuckDBPersistence} can hold it. Its table is found again when a file is reopened
+ * (named after the collection and the attribute name, which must therefore be stable: unnamed lambda attributes
+ * are refused). An instance belongs to one collection. Thread-safe.
+ *
+ * @param <A> the attribute type
+ * @param <O> the object type
+ */
+public final class DuckDBIndex<A extends Comparable<A>, O> implements SortedKeyStatisticsAttributeIndex<A, O>,
+        NonHeapTypeIndex {
+
+    /*
+     * Retrieval costs: behind CQEngine's on-heap indexes on the same attribute (unique 25, hash 30, navigable 40,
+     * radix 50-53), which answer without a database round trip, and far ahead of the fallback scan. Point queries
+     * rank first, then ranges, then the queries that must scan every value of the table.
+     */
+    static final int POINT_COST = 60;
+    static final int ART_POINT_COST = 58;
+    static final int RANGE_COST = 65;
+    static final int SCAN_COST = 70;
+
+    private final Attribute<O, A> attribute;
+    private final ValueType<A> valueType;
+    private final IndexStrategyProvider strategy;
+    private volatile CollectionTable<O, ?> table;
+    private volatile IndexTable<O, A> indexTable;
+
+    private DuckDBIndex(Attribute<O, A> attribute, IndexStrategyProvider strategy) {
+        this.attribute = Objects.requireNonNull(attribute, "attribute");
+        this.strategy = Objects.requireNonNull(strategy, "strategy");
+        checkStableName(attribute);
+        try {
+            this.valueType = ValueType.of(attribute.getAttributeType());
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("Cannot index attribute '" + attribute.getAttributeName() + "' in "
+                    + "DuckDB: " + e.getMessage(), e);
+        }
+    }
+
+    /** An index stored as a two-column table (object key, value) that DuckDB scans; the {@code "scan"} strategy. */
+    public static <A extends Comparable<A>, O> DuckDBIndex<A, O> onAttribute(Attribute<O, A> attribute) {
+        return new DuckDBIndex<>(attribute, Providers.load(IndexStrategyProvider.class).named("scan"));
+    }
+
+    /**
+     * The same table plus a DuckDB ART index on the value column; the {@code "art"} strategy. It makes the
+     * database several times larger and helps only highly selective equality lookups: measure before using it.
+     */
+    public static <A extends Comparable<A>, O> DuckDBIndex<A, O> onAttributeWithArtIndex(Attribute<O, A> attribute) {
+        return new DuckDBIndex<>(attribute, Providers.load(IndexStrategyProvider.class).named("art"));
+    }
+
+    /** An index built by an explicitly chosen strategy instead of a discovered one. */
+    public static <A extends Comparable<A>, O> DuckDBIndex<A, O> onAttribute(Attribute<O, A> attribute,
+                                                                            IndexStrategyProvider strategy) {
+        return new DuckDBIndex<>(attribute, strategy);
+    }
+
+    /**
+     * The table is named after the attribute, so the name must be the same in every run. CQEngine names an
+     * attribute made from an unnamed lambda after the lambda's class ({@code Car$$Lambda$56/0x...}), which changes
+     * between runs, and an unnamed anonymous attribute after its class.
+     */
+    private static void checkStableName(Attribute<?, ?> attribute) {
+        String name = attribute.getAttributeName();
+        if (name == null || name.isEmpty() || name.contains("$$Lambda") || name.contains("$Lambda$")
+                || name.startsWith("<Unnamed attribute")) {
+            throw new IllegalArgumentException("Attribute name '" + name + "' is not stable across JVM runs, so a "
+                    + "DuckDB index table named after it could not be found again. Give the attribute a name: "
+                    + "QueryFactory.attribute(" + simpleName(attribute.getObjectType()) + ".class, "
+                    + simpleName(attribute.getAttributeType()) + ".class, \"myAttribute\", ...) or "
+                    + "new SimpleAttribute<>(" + simpleName(attribute.getObjectType()) + ".class, "
+                    + simpleName(attribute.getAttributeType()) + ".class, \"myAttribute\") { ... }.");
+        }
+    }
+
+    private static String simpleName(Class<?> type) {
+        return type == null ? "?" : type.getSimpleName();
+    }
+
+    /** The name of the index strategy ({@code "scan"}, {@code "art"}, ...). */
+    public String getStrategyName() {
+        return strategy.name();
+    }
+
+    /** The name of the DuckDB table that holds the index, or {@code null} before it is added to a collection. */
+    public String getTableName() {
+        IndexTable<O, A> t = indexTable;
+        return t == null ? null : t.name();
+    }
+
+    // ------------------------------------------------------------------ Index
+
+    @Override
+    public Attribute<O, A> getAttribute() {
+        return attribute;
+    }
+
+    @Override
+    public boolean isMutable() {
+        return true;
+    }
+
+    @Override
+    public boolean isQuantized() {
+        return false;
+    }
+
+    @Override
+    public Index<O> getEffectiveIndex() {
+        return this;
+    }
+
+    /**
+     * Whether the query can be answered in SQL. {@code false} before the index is attached: CQEngine keeps an index
+     * whose {@code init} failed (for example a second index on the same attribute) registered, and must not use it.
+     */
+    @Override
+    public boolean supportsQuery(Query<O> query, QueryOptions queryOptions) {
+        return indexTable != null
+                && (IndexPredicates.translate(query, valueType, IndexTableDefinition.VALUE_COLUMN) != null
+                || extremum(query) != null);
+    }
+
+    /**
+     * {@code min}/{@code max}: the objects with a value that compares equal to the smallest or largest. The stored
+     * forms are equal exactly when the values compare equal, except for BigDecimal ({@code 2.0} and {@code 2.00}
+     * compare equal but are stored apart), which is left to CQEngine.
+     */
+    private SqlPredicate extremum(Query<O> query) {
+        boolean max = query instanceof Max<?, ?> m && m.getAttribute().equals(attribute);
+        boolean min = query instanceof Min<?, ?> m && m.getAttribute().equals(attribute);
+        if ((!max && !min) || valueType.javaType() == java.math.BigDecimal.class) {
+            return null;
+        }
+        return new SqlPredicate(IndexTableDefinition.VALUE_COLUMN + " = (SELECT " + (max ? "max" : "min") + "("
+                + IndexTableDefinition.VALUE_COLUMN + ") FROM " + attached().sqlName() + ")", List.of());
+    }
+
+    @Override
+    public ResultSet<O> retrieve(Query<O> query, QueryOptions queryOptions) {
+        IndexTable<O, A> t = attached();
+        SqlPredicate predicate = IndexPredicates.translate(query, valueType, IndexTableDefinition.VALUE_COLUMN);
+        if (predicate == null) {
+            predicate = extremum(query);
+        }
+        if (predicate == null) {
+            throw new IllegalArgumentException("DuckDBIndex on '" + attribute.getAttributeName()
+                    + "' cannot answer " + query + "; supportsQuery is false for it");
+        }
+        return new IndexResultSet<>(table, t, query, queryOptions, predicate, costOf(query));
+    }
+
+    private int costOf(Query<O> query) {
+        if (query instanceof Equal || query instanceof In) {
+            return "art".equals(strategy.name()) ? ART_POINT_COST : POINT_COST;
+        }
+        if (query instanceof Has || query instanceof StringEndsWith || query instanceof StringContains
+                || query instanceof StringIsContainedIn) {
+            return SCAN_COST;
+        }
+        return RANGE_COST;
+    }
+
+    private IndexTable<O, A> attached() {
+        IndexTable<O, A> t = indexTable;
+        if (t == null) {
+            throw new IllegalStateException("DuckDBIndex on '" + attribute.getAttributeName() + "' has not been "
+                    + "added to a collection; call collection.addIndex(index) first");
+        }
+        return t;
+    }
+
+    /** Creates the index table, or finds it in a reopened file, and builds it from the stored objects if new. */
+    @Override
+    public synchronized void init(ObjectStore<O> objectStore, QueryOptions queryOptions) {
+        if (!(objectStore instanceof DuckDBObjectStore<O, ?> store)) {
+            throw new IllegalStateException("A DuckDBIndex can only be added to a collection built on a "
+                    + "DuckDBPersistence; this collection stores its objects in "
+                    + objectStore.getClass().getName() + ". Use an on-heap index (HashIndex, NavigableIndex) there.");
+        }
+        if (table != null) {
+            throw new IllegalStateException("This DuckDBIndex on '" + attribute.getAttributeName() + "' already "
+                    + "belongs to collection '" + table.name() + "'; create a new one for each collection");
+        }
+        CollectionTable<O, ?> t = store.table();
+        IndexTable<O, A> it = t.indexTable(attribute, valueType, strategy);
+        t.attach(it, queryOptions);
+        table = t;
+        indexTable = it;
+    }
+
+    /** Drops the index table (CQEngine calls this from {@code removeIndex}). */
+    @Override
+    public synchronized void destroy(QueryOptions queryOptions) {
+        IndexTable<O, A> it = indexTable;
+        if (it != null) {
+            table.detach(it, queryOptions);
+            indexTable = null;
+            table = null;
+        }
+    }
+
+    /** Nothing to do: the collection writes index rows in the same transaction as the objects. */
+    @Override
+    public boolean addAll(ObjectSet<O> objectSet, QueryOptions queryOptions) {
+        return false;
+    }
+
+    /** Nothing to do: the collection deletes index rows with the objects. */
+    @Override
+    public boolean removeAll(ObjectSet<O> objectSet, QueryOptions queryOptions) {
+        return false;
+    }
+
+    /** Nothing to do: clearing the collection clears its index tables. */
+    @Override
+    public void clear(QueryOptions queryOptions) {
+        // see CollectionTable.clear
+    }
+
+    // ------------------------------------------------------------------ sorted statistics, all from SQL
+
+    private String range(A lower, boolean lowerInclusive, A upper, boolean upperInclusive, List<Object> params) {
+        List<String> parts = new ArrayList<>();
+        String v = "i." + IndexTableDefinition.VALUE_COLUMN;
+        if (lower != null) {
+            SqlPredicate p = IndexPredicates.lower(valueType, v, lower, lowerInclusive);
+            parts.add(p.sql());
+            params.addAll(p.params());
+        }
+        if (upper != null) {
+            SqlPredicate p = IndexPredicates.upper(valueType, v, upper, upperInclusive);
+            parts.add(p.sql());
+            params.addAll(p.params());
+        }
+        return parts.isEmpty() ? "" : " WHERE " + String.join(" AND ", parts);
+    }
+
+    private CloseableIterable<A> distinctKeys(A lower, boolean lowerInclusive, A upper, boolean upperInclusive,
+                                              boolean descending, QueryOptions options) {
+        return () -> {
+            IndexTable<O, A> t = attached();
+            List<Object> params = new ArrayList<>();
+            String sql = "SELECT DISTINCT i.value FROM " + t.sqlName() + " i"
+                    + range(lower, lowerInclusive, upper, upperInclusive, params)
+                    + " ORDER BY i.value" + (descending ? " DESC" : "");
+            return iterate(table.queryList(options, sql, params, rs -> valueType.decode(rs.getObject(1))));
+        };
+    }
+
+    private CloseableIterable<KeyStatistics<A>> statistics(boolean descending, QueryOptions options) {
+        return () -> {
+            IndexTable<O, A> t = attached();
+            String sql = "SELECT i.value, count(*) FROM " + t.sqlName() + " i GROUP BY i.value ORDER BY i.value"
+                    + (descending ? " DESC" : "");
+            return iterate(table.queryList(options, sql, List.of(),
+                    rs -> new KeyStatistics<>(valueType.decode(rs.getObject(1)), (int) rs.getLong(2))));
+        };
+    }
+
+    private CloseableIterable<KeyValue<A, O>> keysAndValues(A lower, boolean lowerInclusive, A upper,
+                                                            boolean upperInclusive, boolean descending,
+                                                            QueryOptions options) {
+        return () -> {
+            IndexTable<O, A> t = attached();
+            List<Object> params = new ArrayList<>();
+            String sql = "SELECT " + table.sqlColumns("o") + ", i.value FROM " + t.sqlName() + " i JOIN "
+                    + table.sqlName() + " o ON o._key = i._key"
+                    + range(lower, lowerInclusive, upper, upperInclusive, params)
+                    + " ORDER BY i.value" + (descending ? " DESC" : "");
+            int valueColumn = table.columnCount();
+            return table.query(options, sql, params, true,
+                    (o, row) -> new KeyValueMaterialized<>(valueType.decode(row.getObject(valueColumn)), o));
+        };
+    }
+
+    private static <T> CloseableIterator<T> iterate(List<T> list) {
+        Iterator<T> it = list.iterator();
+        return new CloseableIterator<>() {
+            @Override public boolean hasNext() { return it.hasNext(); }
+            @Override public T next() { return it.next(); }
+            @Override public void close() { }
+        };
+    }
+
+    @Override
+    public CloseableIterable<A> getDistinctKeys(QueryOptions queryOptions) {
+        return distinctKeys(null, true, null, true, false, queryOptions);
+    }
+
+    @Override
+    public CloseableIterable<A> getDistinctKeys(A lowerBound, boolean lowerInclusive, A upperBound,
+                                                boolean upperInclusive, QueryOptions queryOptions) {
+        return distinctKeys(lowerBound, lowerInclusive, upperBound, upperInclusive, false, queryOptions);
+    }
+
+    @Override
+    public CloseableIterable<A> getDistinctKeysDescending(QueryOptions queryOptions) {
+        return distinctKeys(null, true, null, true, true, queryOptions);
+    }
+
+    @Override
+    public CloseableIterable<A> getDistinctKeysDescending(A lowerBound, boolean lowerInclusive, A upperBound,
+                                                          boolean upperInclusive, QueryOptions queryOptions) {
+        return distinctKeys(lowerBound, lowerInclusive, upperBound, upperInclusive, true, queryOptions);
+    }
+
+    @Override
+    public Integer getCountForKey(A key, QueryOptions queryOptions) {
+        IndexTable<O, A> t = attached();
+        return (int) table.queryLong(queryOptions, "SELECT count(*) FROM " + t.sqlName() + " WHERE value = ?",
+                List.of(valueType.encode(key)));
+    }
+
+    @Override
+    public Integer getCountOfDistinctKeys(QueryOptions queryOptions) {
+        IndexTable<O, A> t = attached();
+        return (int) table.queryLong(queryOptions, "SELECT count(DISTINCT value) FROM " + t.sqlName(), List.of());
+    }
+
+    @Override
+    public CloseableIterable<KeyStatistics<A>> getStatisticsForDistinctKeys(QueryOptions queryOptions) {
+        return statistics(false, queryOptions);
+    }
+
+    @Override
+    public CloseableIterable<KeyStatistics<A>> getStatisticsForDistinctKeysDescending(QueryOptions queryOptions) {
+        return statistics(true, queryOptions);
+    }
+
+    @Override
+    public CloseableIterable<KeyValue<A, O>> getKeysAndValues(QueryOptions queryOptions) {
+        return keysAndValues(null, true, null, true, false, queryOptions);
+    }
+
+    @Override
+    public CloseableIterable<KeyValue<A, O>> getKeysAndValues(A lowerBound, boolean lowerInclusive, A upperBound,
+                                                              boolean upperInclusive, QueryOptions queryOptions) {
+        return keysAndValues(lowerBound, lowerInclusive, upperBound, upperInclusive, false, queryOptions);
+    }
+
+    @Override
+    public CloseableIterable<KeyValue<A, O>> getKeysAndValuesDescending(QueryOptions queryOptions) {
+        return keysAndValues(null, true, null, true, true, queryOptions);
+    }
+
+    @Override
+    public CloseableIterable<KeyValue<A, O>> getKeysAndValuesDescending(A lowerBound, boolean lowerInclusive,
+                                                                        A upperBound, boolean upperInclusive,
+                                                                        QueryOptions queryOptions) {
+        return keysAndValues(lowerBound, lowerInclusive, upperBound, upperInclusive, true, queryOptions);
+    }
+
+    @Override
+    public String toString() {
+        return "DuckDBIndex{" + attribute.getAttributeName() + ", " + strategy.name() + "}";
+    }
+}

@@ -1,0 +1,106 @@
+package io.quackjvm.api.internal;
+
+import com.googlecode.cqengine.attribute.Attribute;
+import com.googlecode.cqengine.attribute.SimpleAttribute;
+import com.googlecode.cqengine.query.option.QueryOptions;
+import io.quackjvm.api.spi.IndexStrategyProvider;
+import io.quackjvm.api.spi.IndexTableDefinition;
+import io.quackjvm.api.spi.ValueType;
+
+import java.util.LinkedHashSet;
+import java.util.Set;
+
+/**
+ * One attribute index table of a collection: {@code (_key, value)}, one row per object and distinct attribute
+ * value, written by {@link CollectionTable} in the same transaction as the objects. Immutable and thread-safe.
+ *
+ * @param <O> the object type
+ * @param <V> the attribute type
+ */
+public final class IndexTable<O, V> {
+
+    private final Attribute<O, V> attribute;
+    private final ValueType<V> valueType;
+    private final IndexStrategyProvider strategy;
+    private final String name;
+    private final String quoted;
+    private final IndexTableDefinition definition;
+    private final boolean singleValued;
+
+    IndexTable(CollectionTable<O, ?> collection, Attribute<O, V> attribute, ValueType<V> valueType,
+               IndexStrategyProvider strategy) {
+        this.attribute = attribute;
+        this.valueType = valueType;
+        this.strategy = strategy;
+        this.name = tableName(collection.name(), attribute.getAttributeName());
+        this.quoted = CollectionTable.quote(name);
+        this.definition = new IndexTableDefinition(name, CollectionTable.KEY, collection.keySqlType(),
+                valueType.sqlType());
+        // A SimpleAttribute has exactly one value per object, so counts need no DISTINCT.
+        this.singleValued = attribute instanceof SimpleAttribute;
+    }
+
+    /**
+     * {@code <collection>_idx_<attribute letters and digits>_<hash of the exact name>}: readable, and distinct for
+     * names that differ only in punctuation or case (DuckDB identifiers are case-insensitive).
+     */
+    static String tableName(String collection, String attributeName) {
+        String letters = attributeName.replaceAll("[^A-Za-z0-9]", "");
+        if (letters.length() > 40) {
+            letters = letters.substring(0, 40);
+        }
+        return collection + "_idx_" + letters + "_" + Integer.toHexString(attributeName.hashCode());
+    }
+
+    public Attribute<O, V> attribute() {
+        return attribute;
+    }
+
+    public ValueType<V> valueType() {
+        return valueType;
+    }
+
+    public IndexStrategyProvider strategy() {
+        return strategy;
+    }
+
+    /** The unquoted table name. */
+    public String name() {
+        return name;
+    }
+
+    /** The quoted table name, for SQL. */
+    public String sqlName() {
+        return quoted;
+    }
+
+    public IndexTableDefinition definition() {
+        return definition;
+    }
+
+    /** Whether every object has exactly one row at most (counts need no DISTINCT). */
+    public boolean singleValued() {
+        return singleValued;
+    }
+
+    /** The stored forms of an object's distinct non-null values: the rows it gets. */
+    Set<Object> encodedValues(O object, QueryOptions options) {
+        Set<Object> out = new LinkedHashSet<>();
+        Iterable<V> values = attribute.getValues(object, options);
+        if (values == null) {
+            return out;
+        }
+        for (V v : values) {
+            if (v == null) {
+                continue;
+            }
+            if (!valueType.javaType().isInstance(v)) {
+                throw new IllegalArgumentException("Attribute '" + attribute.getAttributeName() + "' of " + object
+                        + " returned " + v.getClass().getName() + " where its index expects "
+                        + valueType.javaType().getName());
+            }
+            out.add(valueType.encode(v));
+        }
+        return out;
+    }
+}
