@@ -292,8 +292,7 @@ public final class CollectionTable<O, A> {
             bind(ps, params);
             rs = ps.executeQuery();
             RowCursor rows = db.reader(large).open(rs);
-            ObjectCursor<O> cursor = planDependsOnData(sql) ? new ObjectCursor<>(c, ps, rs, rows, layout)
-                    : new ObjectCursor<>(c, true, ps, rs, rows, layout);
+            ObjectCursor<O> cursor = new ObjectCursor<>(c, true, ps, rs, rows, layout);
             if (scope != null) {
                 scope.register(cursor);
             }
@@ -310,32 +309,16 @@ public final class CollectionTable<O, A> {
     }
 
     /**
-     * DuckDB 1.5.5 plans some statements with the column statistics of the moment they are prepared, and such a
-     * statement, cached and re-executed after the data changed, answers wrongly: a join or a GROUP BY/DISTINCT
-     * drops rows whose keys lie outside the range the table had then, and an ORDER BY puts them out of order
-     * (measured on a duplicated connection: a cached {@code SELECT _key FROM t ORDER BY _key} returned key 300
-     * before 249 once 300 was committed; a fresh one, or {@code disabled_optimizers='statistics_propagation'},
-     * did not). Those statements are prepared afresh each time (about 200 us); plain filtered scans and plain
-     * counts are reused.
+     * A statement for {@code sql} from the connection's cache. Reusing statements is safe only because the database
+     * is opened with DuckDB's statistics_propagation optimizer off (see {@link Database}).
      */
-    static boolean planDependsOnData(String sql) {
-        String s = sql.toUpperCase(java.util.Locale.ROOT);
-        return s.contains(" JOIN ") || s.contains("ORDER BY") || s.contains("GROUP BY") || s.contains("DISTINCT")
-                || s.contains(" IN (SELECT") || s.contains("= (SELECT");
-    }
-
-    /** A statement for {@code sql}: from the connection's cache unless its plan depends on the data. */
     private static PreparedStatement prepare(PooledConnection c, String sql) throws SQLException {
-        return planDependsOnData(sql) ? c.connection().prepareStatement(sql) : c.prepare(sql);
+        return c.prepare(sql);
     }
 
-    /** Gives back a statement from {@link #prepare}: recycled into the cache, or closed. */
+    /** Gives back a statement from {@link #prepare} for reuse. */
     private static void release(PooledConnection c, PreparedStatement ps, String sql) {
-        if (planDependsOnData(sql)) {
-            closeQuietly(ps);
-        } else {
-            c.recycle(ps);
-        }
+        c.recycle(ps);
     }
 
     private List<O> readAll(PooledConnection c, String sql, List<?> params, boolean large) throws SQLException {
@@ -958,13 +941,8 @@ public final class CollectionTable<O, A> {
     /**
      * Streams the rows of {@code sql}, whose first columns are the layout columns (see {@link #sqlColumns(String)}),
      * each mapped with {@code mapper}. Streams like {@link #objects}, on a connection of its own outside a write
-     * transaction; inside one, reads the rows at once.
-     *
-     * <p>Meant for joins, and so never served from the connection's statement cache: DuckDB 1.5.5 plans a join
-     * with the column statistics of the moment it was prepared, and a re-executed prepared join silently drops
-     * rows whose keys lie outside the range the tables had then (measured: a cached
-     * {@code ... JOIN item o ON o._key = i._key} kept returning 250 rows after rows 300-302 were committed, while a
-     * freshly prepared copy returned 253). Preparing costs about 200 us; a wrong answer costs more.
+     * transaction; inside one, reads the rows at once. Meant for joins; cached statements are safe for them
+     * because statistics propagation is off (see {@link Database}).
      */
     public <T> CloseableIterator<T> query(QueryOptions options, String sql, List<?> params, boolean large,
                                           RowMapper<O, T> mapper) {
@@ -978,7 +956,8 @@ public final class CollectionTable<O, A> {
         PooledConnection active = scope == null ? null : scope.activeWrite();
         if (active != null) {
             List<T> all = read(options, "Querying", c -> {
-                try (PreparedStatement ps = c.connection().prepareStatement(sql)) {
+                PreparedStatement ps = prepare(c, sql);
+                try {
                     bind(ps, params);
                     List<T> out = new ArrayList<>();
                     try (ResultSet rs = ps.executeQuery(); RowCursor rows = db.reader(large).open(rs)) {
@@ -987,6 +966,8 @@ public final class CollectionTable<O, A> {
                         }
                     }
                     return out;
+                } finally {
+                    release(c, ps, sql);
                 }
             });
             return new ListCursor<>(all);
@@ -995,18 +976,20 @@ public final class CollectionTable<O, A> {
         PreparedStatement ps = null;
         ResultSet rs = null;
         try {
-            ps = c.connection().prepareStatement(sql);
+            ps = prepare(c, sql);
             bind(ps, params);
             rs = ps.executeQuery();
             RowCursor rows = db.reader(large).open(rs);
-            ObjectCursor<T> cursor = new ObjectCursor<>(c, ps, rs, rows, view);
+            ObjectCursor<T> cursor = new ObjectCursor<>(c, true, ps, rs, rows, view);
             if (scope != null) {
                 scope.register(cursor);
             }
             return cursor;
         } catch (SQLException | RuntimeException e) {
             closeQuietly(rs);
-            closeQuietly(ps);
+            if (ps != null) {
+                release(c, ps, sql);
+            }
             c.close();
             throw e instanceof SQLException ? QuackException.wrap("Querying collection '" + name + "'", sql,
                     (SQLException) e) : (RuntimeException) e;

@@ -23,7 +23,6 @@ final class ObjectCursor<O> implements CloseableIterator<O> {
     private final ResultSet resultSet;
     private final RowCursor rows;
     private final ObjectTable<O> layout;
-    private final boolean ownsStatement;
     private O next;
     private boolean closed;
 
@@ -35,22 +34,6 @@ final class ObjectCursor<O> implements CloseableIterator<O> {
         this.resultSet = resultSet;
         this.rows = rows;
         this.layout = layout;
-        this.ownsStatement = false;
-    }
-
-    /**
-     * A cursor over a statement prepared for this use alone (not from the connection's cache), which it closes
-     * instead of recycling.
-     */
-    ObjectCursor(PooledConnection connection, PreparedStatement ownStatement, ResultSet resultSet, RowCursor rows,
-                 ObjectTable<O> layout) {
-        this.connection = connection;
-        this.ownsConnection = true;
-        this.statement = ownStatement;
-        this.resultSet = resultSet;
-        this.rows = rows;
-        this.layout = layout;
-        this.ownsStatement = true;
     }
 
     @Override
@@ -103,15 +86,7 @@ final class ObjectCursor<O> implements CloseableIterator<O> {
         } catch (SQLException ignored) {
             // closing a finished result
         }
-        if (ownsStatement) {
-            try {
-                statement.close();
-            } catch (SQLException ignored) {
-                // the connection is released regardless
-            }
-        } else {
-            connection.recycle(statement);
-        }
+        connection.recycle(statement);
         if (ownsConnection) {
             connection.close();
         }

