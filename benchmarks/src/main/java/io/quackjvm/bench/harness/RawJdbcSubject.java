@@ -1,0 +1,175 @@
+package io.quackjvm.bench.harness;
+
+import com.esotericsoftware.kryo.Kryo;
+import com.esotericsoftware.kryo.io.Input;
+import com.esotericsoftware.kryo.io.Output;
+import com.esotericsoftware.kryo.util.DefaultInstantiatorStrategy;
+import io.quackjvm.bench.model.Car;
+import org.duckdb.DuckDBAppender;
+import org.duckdb.DuckDBConnection;
+import org.objenesis.strategy.StdInstantiatorStrategy;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+
+/**
+ * The floor: DuckDB through its JDBC driver with nothing of ours in between. Same table shape as quackjvm's BLOB
+ * layout ({@code car(_key INTEGER PRIMARY KEY, object BLOB)}), same Kryo 5 settings and one-byte header, and for
+ * point lookups exactly the SQL quackjvm issues, {@code SELECT "object" FROM "car" WHERE _key = ?}, on one reused
+ * prepared statement with auto-commit on. Whatever quackjvm takes beyond this is our overhead.
+ */
+public final class RawJdbcSubject implements Subject {
+
+    static final String LOOKUP_SQL = "SELECT \"object\" FROM \"car\" WHERE _key = ?";
+
+    private final Path dir;
+    private final Connection connection;
+    private final PreparedStatement lookup;
+    private final PreparedStatement insert;
+    private final Kryo kryo = newKryo();
+    private final Output output = new Output(256, -1);
+
+    public RawJdbcSubject(Path dir, String memoryLimit) throws SQLException {
+        this.dir = dir;
+        String url = dir == null ? "jdbc:duckdb:" : "jdbc:duckdb:" + dir.resolve("raw.duckdb");
+        this.connection = DriverManager.getConnection(url);
+        try (Statement s = connection.createStatement()) {
+            if (memoryLimit != null) {
+                s.execute("SET memory_limit = '" + memoryLimit + "'");
+            }
+            s.execute("CREATE TABLE \"car\" (_key INTEGER PRIMARY KEY, \"object\" BLOB)");
+        }
+        this.lookup = connection.prepareStatement(LOOKUP_SQL);
+        this.insert = connection.prepareStatement("INSERT INTO \"car\" (_key, \"object\") VALUES (?, ?)");
+    }
+
+    /** The same Kryo settings as quackjvm's blob layout (the JDK collection-view serializers do not matter for Car). */
+    static Kryo newKryo() {
+        Kryo kryo = new Kryo();
+        kryo.setRegistrationRequired(false);
+        kryo.setReferences(true);
+        kryo.setInstantiatorStrategy(new DefaultInstantiatorStrategy(new StdInstantiatorStrategy()));
+        return kryo;
+    }
+
+    byte[] serialize(Car car) {
+        output.reset();
+        output.writeByte(0);
+        kryo.writeObject(output, car);
+        return output.toBytes();
+    }
+
+    Car deserialize(byte[] bytes) {
+        Input in = new Input(bytes);
+        in.readByte();
+        return kryo.readObject(in, Car.class);
+    }
+
+    @Override
+    public void load(List<Car> cars) {
+        addAll(cars);
+    }
+
+    @Override
+    public void addAll(List<Car> cars) {
+        try (DuckDBAppender appender = connection.unwrap(DuckDBConnection.class)
+                .createAppender(DuckDBConnection.DEFAULT_SCHEMA, "car")) {
+            for (Car car : cars) {
+                appender.beginRow();
+                appender.append(car.getCarId());
+                appender.append(serialize(car));
+                appender.endRow();
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Override
+    public byte[] lookupBytes(int carId) {
+        try {
+            lookup.setInt(1, carId);
+            try (ResultSet rs = lookup.executeQuery()) {
+                return rs.next() ? rs.getBytes(1) : null;
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Override
+    public Car lookup(int carId) {
+        byte[] bytes = lookupBytes(carId);
+        return bytes == null ? null : deserialize(bytes);
+    }
+
+    @Override
+    public int queryEqual(String manufacturer) {
+        throw new NotApplicable("the BLOB table has no queryable attribute columns");
+    }
+
+    @Override
+    public int count(String manufacturer) {
+        throw new NotApplicable("the BLOB table has no queryable attribute columns");
+    }
+
+    @Override
+    public int range(double low, double high) {
+        throw new NotApplicable("the BLOB table has no queryable attribute columns");
+    }
+
+    @Override
+    public long iterateAll() {
+        long n = 0;
+        try (Statement s = connection.createStatement();
+             ResultSet rs = s.executeQuery("SELECT \"object\" FROM \"car\"")) {
+            while (rs.next()) {
+                if (deserialize(rs.getBytes(1)) != null) {
+                    n++;
+                }
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+        return n;
+    }
+
+    @Override
+    public void add(Car car) {
+        try {
+            insert.setInt(1, car.getCarId());
+            insert.setBytes(2, serialize(car));
+            insert.executeUpdate();
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Override
+    public String queryMode() {
+        return null;
+    }
+
+    @Override
+    public long bytesOnDisk() {
+        return dir == null ? -1 : CollectionSubject.sizeOf(dir);
+    }
+
+    @Override
+    public String describe() {
+        return "SQL: " + LOOKUP_SQL;
+    }
+
+    @Override
+    public void close() throws Exception {
+        lookup.close();
+        insert.close();
+        connection.close();
+    }
+}
