@@ -8,10 +8,12 @@
  * @uses io.quackjvm.api.spi.ResultReaderProvider
  * @uses io.quackjvm.api.spi.ConnectionPoolProvider
  * @uses io.quackjvm.api.spi.WritePolicyProvider
+ * @uses io.quackjvm.api.spi.IndexStrategyProvider
  */
 module io.quackjvm.testkit {
     requires transitive io.quackjvm.api;
     requires transitive org.junit.jupiter.api;
+    requires transitive org.junit.jupiter.params;
 
     exports io.quackjvm.testkit;
     opens io.quackjvm.testkit;
@@ -20,4 +22,5 @@ module io.quackjvm.testkit {
     uses io.quackjvm.api.spi.ResultReaderProvider;
     uses io.quackjvm.api.spi.ConnectionPoolProvider;
     uses io.quackjvm.api.spi.WritePolicyProvider;
+    uses io.quackjvm.api.spi.IndexStrategyProvider;
 }

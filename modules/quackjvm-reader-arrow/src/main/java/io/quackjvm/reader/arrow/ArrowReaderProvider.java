@@ -22,7 +22,7 @@ import java.util.Optional;
 public final class ArrowReaderProvider implements ResultReaderProvider {
 
     /** Rows per Arrow batch: large enough to amortise the per-batch hand-over, small enough to stay in cache. */
-    static final long BATCH_ROWS = 8_192;
+    static final long BATCH_ROWS = Long.getLong("quackjvm.arrow.batchRows", 8_192);
 
     /** The flag Arrow needs, in the form that fits how Arrow was loaded (a named module or the class path). */
     static String requiredFlag() {

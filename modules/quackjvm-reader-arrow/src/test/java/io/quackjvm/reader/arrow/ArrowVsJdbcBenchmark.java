@@ -56,7 +56,7 @@ public final class ArrowVsJdbcBenchmark {
         props.setProperty("jdbc_stream_results", "true");
         try (Connection c = DriverManager.getConnection("jdbc:duckdb:", props)) {
             try (Statement s = c.createStatement()) {
-                s.execute("CREATE TABLE t AS SELECT range AS id, 'name ' || range AS name, range * 1.5 AS price, "
+                s.execute("CREATE TABLE t AS SELECT range AS id, 'name ' || range AS name, (range * 1.5)::DOUBLE AS price, "
                         + "(range % 1000)::INTEGER AS n FROM range(" + wide + ")");
             }
             try (PreparedStatement ps = c.prepareStatement("SELECT id, name, price, n FROM t LIMIT ?")) {

@@ -1,0 +1,13 @@
+package io.quackjvm.moduletests;
+
+import io.quackjvm.api.spi.IndexStrategyProvider;
+import io.quackjvm.testkit.IndexStrategyContract;
+
+/** Our "scan" index strategy, found by ServiceLoader on the module path, passes the provider test kit. */
+class ScanIndexStrategyContractTests extends IndexStrategyContract {
+
+    @Override
+    protected IndexStrategyProvider provider() {
+        return discovered(IndexStrategyProvider.class, "scan");
+    }
+}
