@@ -278,12 +278,18 @@ public final class CollectionTable<O, A> {
      * the same connection would cut a streaming result short.
      */
     public CloseableIterator<O> objects(QueryOptions options, String tail, List<?> params, boolean large) {
+        return cursor(options, "SELECT " + columns + " FROM " + table + (tail.isEmpty() ? "" : " " + tail), params,
+                large, layout);
+    }
+
+    /** The one way rows become a cursor of values, for {@link #objects} and {@link #query}. */
+    private <T> CloseableIterator<T> cursor(QueryOptions options, String sql, List<?> params, boolean large,
+                                            ObjectTable<T> reader) {
         db.checkOpen();
-        String sql = "SELECT " + columns + " FROM " + table + (tail.isEmpty() ? "" : " " + tail);
         RequestScope scope = scopes.current(options);
         PooledConnection active = scope == null ? null : scope.activeWrite();
         if (active != null) {
-            List<O> all = read(options, "Querying", c -> readAll(c, sql, params, large));
+            List<T> all = read(options, "Querying", c -> readAll(c, sql, params, large, reader));
             return new ListCursor<>(all);
         }
         PooledConnection c = db.borrow();
@@ -294,7 +300,7 @@ public final class CollectionTable<O, A> {
             bind(ps, params);
             rs = ps.executeQuery();
             RowCursor rows = db.reader(large).open(rs);
-            ObjectCursor<O> cursor = new ObjectCursor<>(c, true, ps, rs, rows, layout);
+            ObjectCursor<T> cursor = new ObjectCursor<>(c, true, ps, rs, rows, reader);
             if (scope != null) {
                 scope.register(cursor);
             }
@@ -323,14 +329,15 @@ public final class CollectionTable<O, A> {
         c.recycle(ps);
     }
 
-    private List<O> readAll(PooledConnection c, String sql, List<?> params, boolean large) throws SQLException {
+    private <T> List<T> readAll(PooledConnection c, String sql, List<?> params, boolean large, ObjectTable<T> reader)
+            throws SQLException {
         PreparedStatement ps = prepare(c, sql);
         try {
             bind(ps, params);
-            List<O> out = new ArrayList<>();
+            List<T> out = new ArrayList<>();
             try (ResultSet rs = ps.executeQuery(); RowCursor rows = db.reader(large).open(rs)) {
                 while (rows.next()) {
-                    out.add(layout.read(rows.row()));
+                    out.add(reader.read(rows.row()));
                 }
             }
             return out;
@@ -807,7 +814,7 @@ public final class CollectionTable<O, A> {
                 + stagingChunkRows;
         A last = null;
         while (true) {
-            List<O> chunk = readAll(c, last == null ? first : next, last == null ? List.of() : List.of(last), true);
+            List<O> chunk = readAll(c, last == null ? first : next, last == null ? List.of() : List.of(last), true, layout);
             if (chunk.isEmpty()) {
                 return;
             }
@@ -947,54 +954,12 @@ public final class CollectionTable<O, A> {
      */
     public <T> CloseableIterator<T> query(QueryOptions options, String sql, List<?> params, boolean large,
                                           RowMapper<O, T> mapper) {
-        db.checkOpen();
         ObjectTable<T> view = new ObjectTable<>() {
             @Override public List<Column> columns() { return layout.columns(); }
             @Override public void write(T object, RowWriter row) { throw new UnsupportedOperationException(); }
             @Override public T read(RowSource row) throws SQLException { return mapper.map(layout.read(row), row); }
         };
-        RequestScope scope = scopes.current(options);
-        PooledConnection active = scope == null ? null : scope.activeWrite();
-        if (active != null) {
-            List<T> all = read(options, "Querying", c -> {
-                PreparedStatement ps = prepare(c, sql);
-                try {
-                    bind(ps, params);
-                    List<T> out = new ArrayList<>();
-                    try (ResultSet rs = ps.executeQuery(); RowCursor rows = db.reader(large).open(rs)) {
-                        while (rows.next()) {
-                            out.add(view.read(rows.row()));
-                        }
-                    }
-                    return out;
-                } finally {
-                    release(c, ps, sql);
-                }
-            });
-            return new ListCursor<>(all);
-        }
-        PooledConnection c = db.borrow();
-        PreparedStatement ps = null;
-        ResultSet rs = null;
-        try {
-            ps = prepare(c, sql);
-            bind(ps, params);
-            rs = ps.executeQuery();
-            RowCursor rows = db.reader(large).open(rs);
-            ObjectCursor<T> cursor = new ObjectCursor<>(c, true, ps, rs, rows, view);
-            if (scope != null) {
-                scope.register(cursor);
-            }
-            return cursor;
-        } catch (SQLException | RuntimeException e) {
-            closeQuietly(rs);
-            if (ps != null) {
-                release(c, ps, sql);
-            }
-            c.close();
-            throw e instanceof SQLException ? QuackException.wrap("Querying collection '" + name + "'", sql,
-                    (SQLException) e) : (RuntimeException) e;
-        }
+        return cursor(options, sql, params, large, view);
     }
 
     /** Runs {@code sql} and maps every row; for small answers (statistics, distinct values). */
