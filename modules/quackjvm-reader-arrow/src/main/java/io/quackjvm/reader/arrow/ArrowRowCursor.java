@@ -284,11 +284,6 @@ final class ArrowRowCursor implements RowCursor, RowSource {
         if (v.isNull(index)) {
             return null;
         }
-        DictionaryEncoding nestedEncoding = v.getField().getDictionary();
-        if (nestedEncoding != null) {
-            // an ENUM inside a LIST or STRUCT: its vector's own field carries the encoding
-            return decodeDictionary(v, index, nestedEncoding);
-        }
         if (v instanceof VarCharVector s) {
             return new String(s.get(index), StandardCharsets.UTF_8);
         }
@@ -357,6 +352,12 @@ final class ArrowRowCursor implements RowCursor, RowSource {
                 out.put(name, valueOf(struct.getChild(name), index));
             }
             return out;
+        }
+        // Last, because getField() builds a new Field for complex vectors: an ENUM inside a LIST or STRUCT is an
+        // integer vector whose own field carries the dictionary encoding.
+        DictionaryEncoding nestedEncoding = v.getField().getDictionary();
+        if (nestedEncoding != null) {
+            return decodeDictionary(v, index, nestedEncoding);
         }
         return v.getObject(index);
     }
