@@ -296,7 +296,7 @@ public final class CollectionTable<O, A> {
         PreparedStatement ps = null;
         ResultSet rs = null;
         try {
-            ps = prepare(c, sql);
+            ps = c.prepare(sql);
             bind(ps, params);
             rs = ps.executeQuery();
             RowCursor rows = db.reader(large).open(rs);
@@ -308,7 +308,7 @@ public final class CollectionTable<O, A> {
         } catch (SQLException | RuntimeException e) {
             closeQuietly(rs);
             if (ps != null) {
-                release(c, ps, sql);
+                c.recycle(ps);
             }
             c.close();
             throw e instanceof SQLException ? QuackException.wrap("Querying collection '" + name + "'", sql,
@@ -316,22 +316,9 @@ public final class CollectionTable<O, A> {
         }
     }
 
-    /**
-     * A statement for {@code sql} from the connection's cache. Reusing statements is safe only because the database
-     * is opened with DuckDB's statistics_propagation optimizer off (see {@link Database}).
-     */
-    private static PreparedStatement prepare(PooledConnection c, String sql) throws SQLException {
-        return c.prepare(sql);
-    }
-
-    /** Gives back a statement from {@link #prepare} for reuse. */
-    private static void release(PooledConnection c, PreparedStatement ps, String sql) {
-        c.recycle(ps);
-    }
-
     private <T> List<T> readAll(PooledConnection c, String sql, List<?> params, boolean large, ObjectTable<T> reader)
             throws SQLException {
-        PreparedStatement ps = prepare(c, sql);
+        PreparedStatement ps = c.prepare(sql);
         try {
             bind(ps, params);
             List<T> out = new ArrayList<>();
@@ -342,21 +329,21 @@ public final class CollectionTable<O, A> {
             }
             return out;
         } finally {
-            release(c, ps, sql);
+            c.recycle(ps);
         }
     }
 
     /** Runs {@code sql} (one row, one long column) and returns the value. */
     public long queryLong(QueryOptions options, String sql, List<?> params) {
         return read(options, "Counting", c -> {
-            PreparedStatement ps = prepare(c, sql);
+            PreparedStatement ps = c.prepare(sql);
             try {
                 bind(ps, params);
                 try (ResultSet rs = ps.executeQuery()) {
                     return rs.next() ? rs.getLong(1) : 0L;
                 }
             } finally {
-                release(c, ps, sql);
+                c.recycle(ps);
             }
         });
     }
@@ -364,7 +351,7 @@ public final class CollectionTable<O, A> {
     /** Runs {@code sql} and returns its first column as keys, in result order. */
     public List<A> queryKeys(QueryOptions options, String sql, List<?> params) {
         return read(options, "Reading keys", c -> {
-            PreparedStatement ps = prepare(c, sql);
+            PreparedStatement ps = c.prepare(sql);
             try {
                 bind(ps, params);
                 List<A> keys = new ArrayList<>();
@@ -375,7 +362,7 @@ public final class CollectionTable<O, A> {
                 }
                 return keys;
             } finally {
-                release(c, ps, sql);
+                c.recycle(ps);
             }
         });
     }
@@ -965,7 +952,7 @@ public final class CollectionTable<O, A> {
     /** Runs {@code sql} and maps every row; for small answers (statistics, distinct values). */
     public <T> List<T> queryList(QueryOptions options, String sql, List<?> params, ResultMapper<T> mapper) {
         return read(options, "Querying", c -> {
-            PreparedStatement ps = prepare(c, sql);
+            PreparedStatement ps = c.prepare(sql);
             try {
                 bind(ps, params);
                 List<T> out = new ArrayList<>();
@@ -976,7 +963,7 @@ public final class CollectionTable<O, A> {
                 }
                 return out;
             } finally {
-                release(c, ps, sql);
+                c.recycle(ps);
             }
         });
     }
