@@ -9,8 +9,13 @@ import com.googlecode.cqengine.query.option.QueryOptions;
 import com.googlecode.cqengine.resultset.ResultSet;
 import io.quackjvm.api.DuckDBPersistence;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -129,6 +134,31 @@ class BlobLayoutTest {
             cars.addAll(List.of(Car.of(1), Car.of(2)));
             assertEquals("cars", p.getTableName());
             assertTrue(p.getBytesUsed() > 0, "an in-memory database reports the memory it holds");
+        }
+    }
+
+    @Test
+    void inAFileTheSerialisedObjectsAreStoredUncompressedAndReadBack(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("blob.duckdb");
+        List<Car> stored = new ArrayList<>();
+        for (int i = 0; i < 5_000; i++) {
+            stored.add(Car.of(i));
+        }
+        try (DuckDBPersistence<Car, Integer> p = DuckDBPersistence.builder(Car.CAR_ID).file(file).name("cars").build()) {
+            new ConcurrentIndexedCollection<>(p).addAll(stored);
+        }
+        List<String> methods = new ArrayList<>();
+        try (Connection c = DriverManager.getConnection("jdbc:duckdb:" + file); Statement s = c.createStatement();
+             java.sql.ResultSet rs = s.executeQuery("SELECT DISTINCT compression FROM pragma_storage_info('cars') "
+                     + "WHERE column_name = 'object' AND segment_type = 'BLOB'")) {
+            while (rs.next()) {
+                methods.add(rs.getString(1));
+            }
+        }
+        assertEquals(List.of("Uncompressed"), methods, "FSST would make index queries decompress whole vectors");
+        try (DuckDBPersistence<Car, Integer> p = DuckDBPersistence.builder(Car.CAR_ID).file(file).name("cars").build()) {
+            IndexedCollection<Car> cars = new ConcurrentIndexedCollection<>(p);
+            assertEquals(new HashSet<>(stored), new HashSet<>(cars), "reopened, the same objects come back");
         }
     }
 }

@@ -160,7 +160,8 @@ public final class CollectionTable<O, A> {
                 StringJoiner ddl = new StringJoiner(", ", "CREATE TABLE " + table + " (", ")");
                 ddl.add(KEY + " " + keyType.sqlType + " PRIMARY KEY");
                 for (Column col : layout.columns()) {
-                    ddl.add(quote(col.name()) + " " + col.sqlType());
+                    ddl.add(quote(col.name()) + " " + col.sqlType()
+                            + (col.compression() == null ? "" : " USING COMPRESSION " + col.compression()));
                 }
                 s.execute(ddl.toString());
                 try (PreparedStatement p = c.connection().prepareStatement("INSERT INTO " + METADATA + " VALUES (?, ?, ?, ?)")) {

@@ -105,6 +105,11 @@ public final class Database implements AutoCloseable {
             properties.setProperty("disabled_optimizers",
                     disabled.isEmpty() ? "statistics_propagation" : disabled + ",statistics_propagation");
         }
+        // DuckDB frees memory into its allocator (jemalloc on Linux), which keeps freed pages resident until
+        // something purges them: after a 1M-object bulk load ~60 MB more stayed resident without the background
+        // purge thread (measured RSS 216 MB -> 149 MB with it, columnar file, memoryLimit 256MB). The user can
+        // still turn it off with property("allocator_background_threads", "false").
+        properties.putIfAbsent("allocator_background_threads", "true");
         if (file != null && OPEN_FILES.containsKey(file)) {
             throw new DatabaseLockedException(file, "Cannot open database file " + file + ": it is already open in "
                     + "this JVM by another DuckDBPersistence or DuckDBDatabase. Close that one first, or keep several "

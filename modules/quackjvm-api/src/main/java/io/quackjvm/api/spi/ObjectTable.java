@@ -29,7 +29,8 @@ public interface ObjectTable<O> {
     /**
      * Checks a table found in an existing database file against this layout and returns the columns to add
      * (for example a field the class gained). Throws an {@link IllegalStateException} naming every difference
-     * that cannot be reconciled. The default accepts the table if its columns are exactly {@link #columns()}.
+     * that cannot be reconciled. The default accepts the table if its columns have exactly the names and types of
+     * {@link #columns()} (the existing columns carry no compression: it is not part of a column's type).
      *
      * <p>Called once, before any row is written or read. Afterwards {@link #columns()} must list the table's
      * columns in the file's order followed by the returned ones (the engine adds those at the end, and DuckDB's
@@ -38,9 +39,10 @@ public interface ObjectTable<O> {
      * @param existing the value columns of the table in the file, without the key column
      */
     default List<Column> reconcile(List<Column> existing) {
-        if (!existing.equals(columns())) {
+        List<Column> expected = columns().stream().map(c -> new Column(c.name(), c.sqlType())).toList();
+        if (!existing.stream().map(c -> new Column(c.name(), c.sqlType())).toList().equals(expected)) {
             throw new IllegalStateException("The table has columns " + existing + " but this layout expects "
-                    + columns());
+                    + expected);
         }
         return List.of();
     }

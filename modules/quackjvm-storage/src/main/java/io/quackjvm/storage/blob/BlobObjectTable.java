@@ -12,7 +12,13 @@ import java.util.List;
 /** One object per row, serialised into the {@code object} column. */
 final class BlobObjectTable<O> implements ObjectTable<O> {
 
-    private static final List<Column> COLUMNS = List.of(new Column("object", "BLOB"));
+    /**
+     * Stored uncompressed in a file. DuckDB would pick FSST for serialised objects (~2.4x smaller), but an FSST
+     * column is decompressed a whole vector at a time, so fetching the 2% of objects an index query selects read
+     * 70 ms instead of 30 ms on 1M cars, and a full scan 490 ms instead of 370 ms. The columnar layout is the
+     * one to choose for size.
+     */
+    private static final List<Column> COLUMNS = List.of(new Column("object", "BLOB", "uncompressed"));
 
     private final Class<O> objectType;
     private final PojoSerializer<O> serializer;
