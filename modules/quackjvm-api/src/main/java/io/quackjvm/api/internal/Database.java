@@ -22,10 +22,13 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.Set;
+import java.util.WeakHashMap;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -39,8 +42,25 @@ public final class Database implements AutoCloseable {
     /** DuckDB allows one open database object per file; a second one in the same JVM is refused by us. */
     private static final Map<Path, Database> OPEN_FILES = new ConcurrentHashMap<>();
 
+    /**
+     * The name a database file is attached under. A file is not opened as the JDBC URL's database but attached
+     * to an in-memory one, because only {@code ATTACH} takes a row group size (it is not a setting).
+     */
+    static final String CATALOG = "quackjvm";
+
+    /**
+     * Rows per row group in a database file, instead of DuckDB's 122,880. DuckDB skips whole row groups by their
+     * minima and maxima, and a prepared statement whose filter is a parameter reads the row group the value may
+     * be in: measured on 1M rows in a file (raw SQL, prepared), a primary-key lookup went from 345 to 194 us, a
+     * count on a value-sorted index table from 1.21 to 0.80 ms, finding the keys of a narrow range from 2.2 to
+     * 0.76 ms; full scans and file size did not change measurably (400 against 420 ms, 187 against 191 MB).
+     */
+    static final int ROW_GROUP_SIZE = 16_384;
+
     private final Path file;
     private final Connection root;
+    /** Connections already switched to {@link #CATALOG} (by identity; weak, so closed ones fall away). */
+    private final Set<Connection> switched = Collections.synchronizedSet(Collections.newSetFromMap(new WeakHashMap<>()));
     private final ConnectionPool pool;
     private final WritePolicy writePolicy;
     private final ResultReaderProvider pointReader;
@@ -115,10 +135,29 @@ public final class Database implements AutoCloseable {
                     + "this JVM by another DuckDBPersistence or DuckDBDatabase. Close that one first, or keep several "
                     + "collections in one DuckDBDatabase.", null);
         }
-        Connection root;
+        if (file != null) {
+            // Spill files next to the database, as DuckDB does for a database opened by its file name; the
+            // in-memory database the file is attached to would otherwise spill into the working directory.
+            properties.putIfAbsent("temp_directory", file + ".tmp");
+        }
+        Connection root = null;
         try {
-            root = DriverManager.getConnection(file == null ? "jdbc:duckdb:" : "jdbc:duckdb:" + file, properties);
+            root = DriverManager.getConnection("jdbc:duckdb:", properties);
+            if (file != null) {
+                try (Statement s = root.createStatement()) {
+                    s.execute("ATTACH '" + file.toString().replace("'", "''") + "' AS " + CATALOG
+                            + " (ROW_GROUP_SIZE " + ROW_GROUP_SIZE + ")");
+                    s.execute("USE " + CATALOG);
+                }
+            }
         } catch (SQLException e) {
+            if (root != null) {
+                try {
+                    root.close();
+                } catch (SQLException suppressed) {
+                    e.addSuppressed(suppressed);
+                }
+            }
             String message = String.valueOf(e.getMessage());
             if (file != null && message.contains("lock")) {
                 throw new DatabaseLockedException(file, "Cannot open database file " + file + ": it is held by "
@@ -153,11 +192,23 @@ public final class Database implements AutoCloseable {
     /** Borrows a connection for one request. */
     public PooledConnection borrow() {
         checkOpen();
+        PooledConnection c;
         try {
-            return pool.borrow();
+            c = pool.borrow();
         } catch (SQLException e) {
             throw QuackException.wrap("Borrowing a connection from " + describe(), null, e);
         }
+        if (file != null && !switched.contains(c.connection())) {
+            // A duplicate of the root connection starts in the in-memory database; the file is the attached one.
+            try (Statement s = c.connection().createStatement()) {
+                s.execute("USE " + CATALOG);
+            } catch (SQLException e) {
+                c.close();
+                throw QuackException.wrap("Preparing a connection to " + describe(), "USE " + CATALOG, e);
+            }
+            switched.add(c.connection());
+        }
+        return c;
     }
 
     public WritePolicy writePolicy() {
@@ -197,7 +248,7 @@ public final class Database implements AutoCloseable {
     /** CHECKPOINT; when {@code strict} a failure is thrown, otherwise logged and ignored. */
     public void checkpoint(boolean strict) {
         try (PooledConnection c = borrow(); Statement s = c.connection().createStatement()) {
-            s.execute("CHECKPOINT");
+            s.execute(file == null ? "CHECKPOINT" : "CHECKPOINT " + CATALOG);
         } catch (SQLException e) {
             if (strict) {
                 throw new QuackException("compact() could not checkpoint the " + describe() + ": " + e.getMessage()

@@ -7,7 +7,9 @@ import io.quackjvm.api.spi.ResultReaderProvider;
 import io.quackjvm.api.spi.WritePolicyProvider;
 import org.duckdb.DuckDBConnection;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -27,6 +29,10 @@ import static org.mockito.Mockito.when;
 class DatabaseDefaultsTest {
 
     private static Database open(Map<String, String> properties) {
+        return open(null, properties);
+    }
+
+    private static Database open(Path file, Map<String, String> properties) {
         ConnectionPoolProvider pools = mock(ConnectionPoolProvider.class);
         when(pools.create(org.mockito.ArgumentMatchers.any(), org.mockito.ArgumentMatchers.anyInt()))
                 .thenAnswer(inv -> duplicatingPool(inv.getArgument(0)));
@@ -35,7 +41,7 @@ class DatabaseDefaultsTest {
         when(reader.name()).thenReturn("stand-in");
         when(reader.bulk()).thenReturn(false);
         when(reader.unavailableReason()).thenReturn(Optional.empty());
-        return Database.open(new DatabaseSettings(null, "256MB", properties, true, 4, pools, policies,
+        return Database.open(new DatabaseSettings(file, "256MB", properties, true, 4, pools, policies,
                 List.of(reader)));
     }
 
@@ -55,9 +61,14 @@ class DatabaseDefaultsTest {
     }
 
     private static String setting(Database db, String name) throws SQLException {
+        return value(db, "current_setting('" + name + "')");
+    }
+
+    /** The value of a SQL expression on a freshly borrowed connection. */
+    private static String value(Database db, String expression) throws SQLException {
         PooledConnection c = db.borrow();
         try (Statement s = c.connection().createStatement();
-             ResultSet rs = s.executeQuery("SELECT current_setting('" + name + "')::VARCHAR")) {
+             ResultSet rs = s.executeQuery("SELECT (" + expression + ")::VARCHAR")) {
             rs.next();
             return rs.getString(1);
         } finally {
@@ -73,6 +84,35 @@ class DatabaseDefaultsTest {
         }
         try (Database db = open(Map.of("allocator_background_threads", "false"))) {
             assertEquals("false", setting(db, "allocator_background_threads"));
+        }
+    }
+
+    @Test
+    void aFileIsAttachedWithSmallRowGroupsAndEveryConnectionUsesIt(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("attached.duckdb");
+        try (Database db = open(file, Map.of())) {
+            // every borrowed connection (each a fresh duplicate here) works in the file, not the in-memory root
+            assertEquals(Database.CATALOG, value(db, "current_database()"));
+            assertEquals(Database.CATALOG, value(db, "current_database()"));
+            assertEquals(file + ".tmp", setting(db, "temp_directory"), "spill files go next to the database");
+            PooledConnection c = db.borrow();
+            try (Statement s = c.connection().createStatement()) {
+                s.execute("CREATE TABLE t AS SELECT range::INTEGER AS i FROM range(100000)");
+                s.execute("CHECKPOINT " + Database.CATALOG);
+                try (ResultSet rs = s.executeQuery(
+                        "SELECT count(DISTINCT row_group_id) FROM pragma_storage_info('t')")) {
+                    rs.next();
+                    assertEquals((100_000 + Database.ROW_GROUP_SIZE - 1) / Database.ROW_GROUP_SIZE, rs.getInt(1),
+                            "row groups of " + Database.ROW_GROUP_SIZE + " rows, not DuckDB's 122,880");
+                }
+            } finally {
+                c.connection().close();
+            }
+        }
+        try (Connection plain = java.sql.DriverManager.getConnection("jdbc:duckdb:" + file);
+             Statement s = plain.createStatement(); ResultSet rs = s.executeQuery("SELECT count(*) FROM t")) {
+            rs.next();
+            assertEquals(100_000, rs.getInt(1), "the file is an ordinary DuckDB database");
         }
     }
 }
