@@ -20,7 +20,7 @@ import java.util.List;
 
 /**
  * The floor: DuckDB through its JDBC driver with nothing of ours in between. Same table shape as quackjvm's BLOB
- * layout ({@code car(_key INTEGER PRIMARY KEY, object BLOB)}), same Kryo 5 settings and one-byte header, and for
+ * layout ({@code car(_key INTEGER PRIMARY KEY, object BLOB)}, stored the way quackjvm stores a file), same Kryo 5 settings and one-byte header, and for
  * point lookups exactly the SQL quackjvm issues, {@code SELECT "object" FROM "car" WHERE _key = ?}, on one reused
  * prepared statement with auto-commit on. Whatever quackjvm takes beyond this is our overhead.
  */
@@ -37,20 +37,24 @@ public final class RawJdbcSubject implements Subject {
 
     public RawJdbcSubject(Path dir, String memoryLimit) throws SQLException {
         this.dir = dir;
-        String url = dir == null ? "jdbc:duckdb:" : "jdbc:duckdb:" + dir.resolve("raw.duckdb");
-        this.connection = DriverManager.getConnection(url);
+        this.connection = DriverManager.getConnection("jdbc:duckdb:");
         try (Statement s = connection.createStatement()) {
             if (memoryLimit != null) {
                 s.execute("SET memory_limit = '" + memoryLimit + "'");
             }
-            s.execute("CREATE TABLE \"car\" (_key INTEGER PRIMARY KEY, \"object\" BLOB)");
+            if (dir != null) {
+                // The file as quackjvm stores one: attached with 16,384-row row groups, the blob uncompressed.
+                s.execute("ATTACH '" + dir.resolve("raw.duckdb") + "' AS raw (ROW_GROUP_SIZE 16384)");
+                s.execute("USE raw");
+            }
+            s.execute("CREATE TABLE \"car\" (_key INTEGER PRIMARY KEY, \"object\" BLOB USING COMPRESSION uncompressed)");
         }
         this.lookup = connection.prepareStatement(LOOKUP_SQL);
         this.insert = connection.prepareStatement("INSERT INTO \"car\" (_key, \"object\") VALUES (?, ?)");
     }
 
     /** The same Kryo settings as quackjvm's blob layout (the JDK collection-view serializers do not matter for Car). */
-    static Kryo newKryo() {
+    public static Kryo newKryo() {
         Kryo kryo = new Kryo();
         kryo.setRegistrationRequired(false);
         kryo.setReferences(true);

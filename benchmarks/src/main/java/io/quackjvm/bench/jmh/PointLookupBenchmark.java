@@ -4,6 +4,7 @@ import com.googlecode.cqengine.ConcurrentIndexedCollection;
 import com.googlecode.cqengine.IndexedCollection;
 import com.googlecode.cqengine.resultset.ResultSet;
 import io.quackjvm.api.DuckDBPersistence;
+import io.quackjvm.bench.harness.RawJdbcSubject;
 import io.quackjvm.bench.model.Car;
 import io.quackjvm.bench.model.CarGenerator;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -58,18 +59,9 @@ public class PointLookupBenchmark {
     private IndexedCollection<Car> cars;
     private Connection raw;
     private PreparedStatement rawLookup;
-    private final com.esotericsoftware.kryo.Kryo kryo = newKryo();
+    private final com.esotericsoftware.kryo.Kryo kryo = RawJdbcSubject.newKryo();
     private int[] keys;
     private int next;
-
-    static com.esotericsoftware.kryo.Kryo newKryo() {
-        com.esotericsoftware.kryo.Kryo kryo = new com.esotericsoftware.kryo.Kryo();
-        kryo.setRegistrationRequired(false);
-        kryo.setReferences(true);
-        kryo.setInstantiatorStrategy(new com.esotericsoftware.kryo.util.DefaultInstantiatorStrategy(
-                new org.objenesis.strategy.StdInstantiatorStrategy()));
-        return kryo;
-    }
 
     @Setup(Level.Trial)
     public void setUp() throws Exception {

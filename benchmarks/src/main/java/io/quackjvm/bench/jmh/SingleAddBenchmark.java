@@ -3,6 +3,7 @@ package io.quackjvm.bench.jmh;
 import com.googlecode.cqengine.ConcurrentIndexedCollection;
 import com.googlecode.cqengine.IndexedCollection;
 import io.quackjvm.api.DuckDBPersistence;
+import io.quackjvm.bench.harness.RawJdbcSubject;
 import io.quackjvm.bench.model.Car;
 import io.quackjvm.bench.model.CarGenerator;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -53,7 +54,7 @@ public class SingleAddBenchmark {
     private Connection raw;
     private PreparedStatement insert;
     private PreparedStatement plainInsert;
-    private final com.esotericsoftware.kryo.Kryo kryo = PointLookupBenchmark.newKryo();
+    private final com.esotericsoftware.kryo.Kryo kryo = RawJdbcSubject.newKryo();
     private final com.esotericsoftware.kryo.io.Output out = new com.esotericsoftware.kryo.io.Output(256, -1);
     private int nextQuack = 1_000_000;
     private int nextRaw = 1_000_000;
