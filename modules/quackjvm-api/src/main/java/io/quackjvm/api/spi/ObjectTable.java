@@ -39,11 +39,15 @@ public interface ObjectTable<O> {
      * @param existing the value columns of the table in the file, without the key column
      */
     default List<Column> reconcile(List<Column> existing) {
-        List<Column> expected = columns().stream().map(c -> new Column(c.name(), c.sqlType())).toList();
-        if (!existing.stream().map(c -> new Column(c.name(), c.sqlType())).toList().equals(expected)) {
+        List<Column> expected = namesAndTypes(columns());
+        if (!namesAndTypes(existing).equals(expected)) {
             throw new IllegalStateException("The table has columns " + existing + " but this layout expects "
                     + expected);
         }
         return List.of();
+    }
+
+    private static List<Column> namesAndTypes(List<Column> columns) {
+        return columns.stream().map(c -> new Column(c.name(), c.sqlType())).toList();
     }
 }
