@@ -5,7 +5,9 @@ import io.quackjvm.bench.harness.Subject;
 import io.quackjvm.bench.model.Car;
 import io.quackjvm.bench.model.CarGenerator;
 import org.duckdb.DuckDBAppender;
+import org.duckdb.DuckDBColumnType;
 import org.duckdb.DuckDBConnection;
+import org.duckdb.DuckDBFunctions;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -107,6 +109,36 @@ public final class StatementFloors {
             probes.put("lookup: raw DuckDB, primary key (ART), bytes only", i -> {
                 lookup.setInt(1, keys[i]);
                 drain(lookup);
+            });
+            // Why the parameterised lookup costs what it does: DuckDB re-binds and re-plans a prepared statement
+            // with parameters on every execution when it reads a table, so the rows below separate planning from
+            // executing. A statement with no parameters keeps its plan.
+            PreparedStatement fixed = c.prepareStatement("SELECT object FROM car WHERE _key = " + keys[0]);
+            probes.put("lookup: raw DuckDB, one fixed key written into the SQL, prepared once (plan kept)",
+                    i -> drain(fixed));
+            probes.put("lookup: raw DuckDB, key written into new SQL each time (parse and plan every time)", i -> {
+                try (Statement s = c.createStatement();
+                     ResultSet rs = s.executeQuery("SELECT object FROM car WHERE _key = " + keys[i])) {
+                    while (rs.next()) {
+                        rs.getObject(1);
+                    }
+                }
+            });
+            // The one way found to keep a plan and still look up a different key each time: no parameter, the key
+            // comes from a Java function at run time, and the hash join's dynamic filter takes it to the ART.
+            int[] current = new int[1];
+            DuckDBFunctions.scalarFunction().withName("probe_key").withReturnType(DuckDBColumnType.INTEGER)
+                    .withVectorizedFunction((in, result) -> {
+                        for (long r = 0; r < result.rowCount(); r++) {
+                            result.setInt(r, current[0]);
+                        }
+                    })
+                    .withVolatile().register(c);
+            PreparedStatement viaFunction = c.prepareStatement(
+                    "SELECT car.object FROM (SELECT probe_key() AS k) key JOIN car ON car._key = key.k");
+            probes.put("lookup: raw DuckDB, key from a Java function, plan kept (join filter drives the ART)", i -> {
+                current[0] = keys[i];
+                drain(viaFunction);
             });
             probes.put("count: DiskPersistence", i -> disk.count(CarGenerator.manufacturer(i % CarGenerator.MANUFACTURERS)));
             probes.put("count: quackjvm", i -> quack.count(CarGenerator.manufacturer(i % CarGenerator.MANUFACTURERS)));
