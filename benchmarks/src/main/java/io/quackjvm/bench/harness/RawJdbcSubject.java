@@ -1,13 +1,8 @@
 package io.quackjvm.bench.harness;
 
-import com.esotericsoftware.kryo.Kryo;
-import com.esotericsoftware.kryo.io.Input;
-import com.esotericsoftware.kryo.io.Output;
-import com.esotericsoftware.kryo.util.DefaultInstantiatorStrategy;
 import io.quackjvm.bench.model.Car;
 import org.duckdb.DuckDBAppender;
 import org.duckdb.DuckDBConnection;
-import org.objenesis.strategy.StdInstantiatorStrategy;
 
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -32,8 +27,7 @@ public final class RawJdbcSubject implements Subject {
     private final Connection connection;
     private final PreparedStatement lookup;
     private final PreparedStatement insert;
-    private final Kryo kryo = newKryo();
-    private final Output output = new Output(256, -1);
+    private final CarCodec codec = new CarCodec();
 
     public RawJdbcSubject(Path dir, String memoryLimit) throws SQLException {
         this.dir = dir;
@@ -53,28 +47,6 @@ public final class RawJdbcSubject implements Subject {
         this.insert = connection.prepareStatement("INSERT INTO \"car\" (_key, \"object\") VALUES (?, ?)");
     }
 
-    /** The same Kryo settings as quackjvm's blob layout (the JDK collection-view serializers do not matter for Car). */
-    public static Kryo newKryo() {
-        Kryo kryo = new Kryo();
-        kryo.setRegistrationRequired(false);
-        kryo.setReferences(true);
-        kryo.setInstantiatorStrategy(new DefaultInstantiatorStrategy(new StdInstantiatorStrategy()));
-        return kryo;
-    }
-
-    byte[] serialize(Car car) {
-        output.reset();
-        output.writeByte(0);
-        kryo.writeObject(output, car);
-        return output.toBytes();
-    }
-
-    Car deserialize(byte[] bytes) {
-        Input in = new Input(bytes);
-        in.readByte();
-        return kryo.readObject(in, Car.class);
-    }
-
     @Override
     public void load(List<Car> cars) {
         addAll(cars);
@@ -87,7 +59,7 @@ public final class RawJdbcSubject implements Subject {
             for (Car car : cars) {
                 appender.beginRow();
                 appender.append(car.getCarId());
-                appender.append(serialize(car));
+                appender.append(codec.serialize(car));
                 appender.endRow();
             }
         } catch (SQLException e) {
@@ -110,7 +82,7 @@ public final class RawJdbcSubject implements Subject {
     @Override
     public Car lookup(int carId) {
         byte[] bytes = lookupBytes(carId);
-        return bytes == null ? null : deserialize(bytes);
+        return bytes == null ? null : codec.deserialize(bytes);
     }
 
     @Override
@@ -134,7 +106,7 @@ public final class RawJdbcSubject implements Subject {
         try (Statement s = connection.createStatement();
              ResultSet rs = s.executeQuery("SELECT \"object\" FROM \"car\"")) {
             while (rs.next()) {
-                if (deserialize(rs.getBytes(1)) != null) {
+                if (codec.deserialize(rs.getBytes(1)) != null) {
                     n++;
                 }
             }
@@ -148,7 +120,7 @@ public final class RawJdbcSubject implements Subject {
     public void add(Car car) {
         try {
             insert.setInt(1, car.getCarId());
-            insert.setBytes(2, serialize(car));
+            insert.setBytes(2, codec.serialize(car));
             insert.executeUpdate();
         } catch (SQLException e) {
             throw new IllegalStateException(e);

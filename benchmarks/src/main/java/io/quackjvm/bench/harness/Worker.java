@@ -353,7 +353,8 @@ public final class Worker {
         return Double.NaN;
     }
 
-    static void deleteRecursively(Path dir) {
+    /** Deletes {@code dir} and everything under it, as far as it can (benchmark scratch space). */
+    public static void deleteRecursively(Path dir) {
         try (Stream<Path> files = Files.walk(dir)) {
             files.sorted(Comparator.reverseOrder()).forEach(p -> {
                 try {

@@ -4,7 +4,8 @@ import com.googlecode.cqengine.ConcurrentIndexedCollection;
 import com.googlecode.cqengine.IndexedCollection;
 import com.googlecode.cqengine.resultset.ResultSet;
 import io.quackjvm.api.DuckDBPersistence;
-import io.quackjvm.bench.harness.RawJdbcSubject;
+import io.quackjvm.bench.harness.CarCodec;
+import io.quackjvm.bench.harness.Worker;
 import io.quackjvm.bench.model.Car;
 import io.quackjvm.bench.model.CarGenerator;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -59,20 +60,14 @@ public class PointLookupBenchmark {
     private IndexedCollection<Car> cars;
     private Connection raw;
     private PreparedStatement rawLookup;
-    private final com.esotericsoftware.kryo.Kryo kryo = RawJdbcSubject.newKryo();
+    private final CarCodec codec = new CarCodec();
     private int[] keys;
     private int next;
 
     @Setup(Level.Trial)
     public void setUp() throws Exception {
         dir = Files.createTempDirectory("quackjvm-jmh-");
-        DuckDBPersistence.Builder<Car, Integer> b = DuckDBPersistence.builder(Car.CAR_ID);
-        if (storage.equals("file")) {
-            b.file(dir.resolve("cars.duckdb"));
-        } else {
-            b.inMemory();
-        }
-        persistence = b.build();
+        persistence = Fixtures.persistence(storage, dir);
         cars = new ConcurrentIndexedCollection<>(persistence);
         cars.addAll(CarGenerator.cars(0, objects));
         if (storage.equals("file")) {
@@ -86,15 +81,11 @@ public class PointLookupBenchmark {
             try (var s = raw.createStatement()) {
                 s.execute("CREATE TABLE \"car\" (_key INTEGER PRIMARY KEY, \"object\" BLOB)");
             }
-            var out = new com.esotericsoftware.kryo.io.Output(256, -1);
             try (var appender = raw.unwrap(org.duckdb.DuckDBConnection.class).createAppender("main", "car")) {
                 for (Car c : CarGenerator.cars(0, objects)) {
-                    out.reset();
-                    out.writeByte(0);
-                    kryo.writeObject(out, c);
                     appender.beginRow();
                     appender.append(c.getCarId());
-                    appender.append(out.toBytes());
+                    appender.append(codec.serialize(c));
                     appender.endRow();
                 }
             }
@@ -112,9 +103,7 @@ public class PointLookupBenchmark {
         rawLookup.close();
         raw.close();
         persistence.close();
-        try (var files = Files.walk(dir)) {
-            files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        }
+        Worker.deleteRecursively(dir);
     }
 
     private int key() {
@@ -131,10 +120,7 @@ public class PointLookupBenchmark {
 
     @Benchmark
     public Car rawJdbcWithKryo() throws SQLException {
-        byte[] bytes = rawBytes();
-        com.esotericsoftware.kryo.io.Input in = new com.esotericsoftware.kryo.io.Input(bytes);
-        in.readByte();
-        return kryo.readObject(in, Car.class);
+        return codec.deserialize(rawBytes());
     }
 
     @Benchmark

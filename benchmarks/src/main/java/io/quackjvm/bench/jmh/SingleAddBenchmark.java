@@ -3,7 +3,8 @@ package io.quackjvm.bench.jmh;
 import com.googlecode.cqengine.ConcurrentIndexedCollection;
 import com.googlecode.cqengine.IndexedCollection;
 import io.quackjvm.api.DuckDBPersistence;
-import io.quackjvm.bench.harness.RawJdbcSubject;
+import io.quackjvm.bench.harness.CarCodec;
+import io.quackjvm.bench.harness.Worker;
 import io.quackjvm.bench.model.Car;
 import io.quackjvm.bench.model.CarGenerator;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -54,21 +55,14 @@ public class SingleAddBenchmark {
     private Connection raw;
     private PreparedStatement insert;
     private PreparedStatement plainInsert;
-    private final com.esotericsoftware.kryo.Kryo kryo = RawJdbcSubject.newKryo();
-    private final com.esotericsoftware.kryo.io.Output out = new com.esotericsoftware.kryo.io.Output(256, -1);
+    private final CarCodec codec = new CarCodec();
     private int nextQuack = 1_000_000;
     private int nextRaw = 1_000_000;
 
     @Setup(Level.Trial)
     public void setUp() throws Exception {
         dir = Files.createTempDirectory("quackjvm-jmh-add-");
-        DuckDBPersistence.Builder<Car, Integer> b = DuckDBPersistence.builder(Car.CAR_ID);
-        if (storage.equals("file")) {
-            b.file(dir.resolve("cars.duckdb"));
-        } else {
-            b.inMemory();
-        }
-        persistence = b.build();
+        persistence = Fixtures.persistence(storage, dir);
         cars = new ConcurrentIndexedCollection<>(persistence);
         cars.addAll(CarGenerator.cars(0, 10_000));
         raw = DriverManager.getConnection(storage.equals("file") ? "jdbc:duckdb:" + dir.resolve("raw.duckdb") : "jdbc:duckdb:");
@@ -85,9 +79,7 @@ public class SingleAddBenchmark {
         plainInsert.close();
         raw.close();
         persistence.close();
-        try (var files = Files.walk(dir)) {
-            files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        }
+        Worker.deleteRecursively(dir);
     }
 
     private void rawInsert() throws SQLException {
@@ -96,11 +88,8 @@ public class SingleAddBenchmark {
 
     private void rawInsert(PreparedStatement statement) throws SQLException {
         Car c = CarGenerator.car(nextRaw++);
-        out.reset();
-        out.writeByte(0);
-        kryo.writeObject(out, c);
         statement.setInt(1, c.getCarId());
-        statement.setBytes(2, out.toBytes());
+        statement.setBytes(2, codec.serialize(c));
         statement.executeUpdate();
     }
 

@@ -2,6 +2,7 @@ package io.quackjvm.bench.probes;
 
 import io.quackjvm.bench.harness.Configs;
 import io.quackjvm.bench.harness.Subject;
+import io.quackjvm.bench.harness.Worker;
 import io.quackjvm.bench.model.Car;
 import io.quackjvm.bench.model.CarGenerator;
 import org.duckdb.DuckDBAppender;
@@ -211,7 +212,7 @@ public final class StatementFloors {
         } finally {
             disk.close();
             quack.close();
-            deleteRecursively(dir);
+            Worker.deleteRecursively(dir);
         }
     }
 
@@ -299,9 +300,4 @@ public final class StatementFloors {
         System.out.print(md);
     }
 
-    private static void deleteRecursively(Path dir) throws IOException {
-        try (var walk = Files.walk(dir)) {
-            walk.sorted((a, b) -> b.getNameCount() - a.getNameCount()).forEach(p -> p.toFile().delete());
-        }
-    }
 }
