@@ -96,6 +96,7 @@ class ParityTest {
                 c -> c.addAll(cars(0, 10)),                     // small batch: prepared statements
                 c -> c.addAll(cars(5, 200)),                    // large batch: Appender, with overlap
                 c -> c.addAll(cars(100, 150)),                  // large batch, all present and equal
+                c -> c.addAll(List.of(Car.of(1), Car.of(9_000), Car.of(9_001))),  // small, padded IN list: equal, new, new
                 c -> c.size(),
                 c -> c.contains(Car.of(7)),
                 c -> c.contains(Car.of(7).withPrice(1)),        // same key, different object
@@ -106,6 +107,7 @@ class ParityTest {
                 c -> c.remove(Car.of(3)),
                 c -> c.remove(Car.of(4).withPrice(1)),          // same key, not equal: stays
                 c -> c.removeAll(cars(20, 30)),
+                c -> c.removeAll(List.of(Car.of(31), Car.of(32).withPrice(1), Car.of(8_888))),  // removed, not equal, absent
                 c -> c.removeAll(cars(40, 80)),                 // large batch
                 c -> c.update(cars(80, 85), cars(300, 305)),
                 c -> c.update(List.of(Car.of(90)), List.of(Car.of(90).withPrice(42))),

@@ -21,6 +21,8 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -61,7 +63,6 @@ public final class CollectionTable<O, A> {
     private volatile String insert;
     private volatile String selectByKey;
     private volatile String updateByKey;
-    private volatile String deleteByKey;
 
     public CollectionTable(Database db, String name, SimpleAttribute<O, A> primaryKey, ObjectTable<O> layout,
                            String layoutName, int appenderThreshold, int stagingChunkRows) {
@@ -97,7 +98,6 @@ public final class CollectionTable<O, A> {
         this.insert = "INSERT INTO " + table + " (" + KEY + ", " + columns + ") VALUES (?, " + params + ")";
         this.selectByKey = "SELECT " + columns + " FROM " + table + " WHERE " + KEY + " = ?";
         this.updateByKey = "UPDATE " + table + " SET " + sets + " WHERE " + KEY + " = ?";
-        this.deleteByKey = "DELETE FROM " + table + " WHERE " + KEY + " = ?";
     }
 
     static String quote(String identifier) {
@@ -460,10 +460,13 @@ public final class CollectionTable<O, A> {
 
     private boolean addSmall(PooledConnection c, Map<A, O> byKey) throws SQLException {
         markUnattachedStale(c);
+        Map<A, O> stored = new HashMap<>();
+        forStoredObjects(c, byKey.keySet(), stored::put);
+        List<A> replaced = new ArrayList<>();
         boolean modified = false;
         for (Map.Entry<A, O> e : byKey.entrySet()) {
-            O stored = find(c, e.getKey());
-            if (stored == null) {
+            O old = stored.get(e.getKey());
+            if (old == null) {
                 PreparedStatement statement = c.prepare(insert);
                 try {
                     keyType.bind(statement, 1, e.getKey());
@@ -476,7 +479,7 @@ public final class CollectionTable<O, A> {
                 modified = true;
                 continue;
             }
-            if (e.getValue().equals(stored)) {
+            if (e.getValue().equals(old)) {
                 continue;
             }
             PreparedStatement update = c.prepare(updateByKey);
@@ -488,10 +491,13 @@ public final class CollectionTable<O, A> {
             } finally {
                 c.recycle(update);
             }
-            // The replaced object's index rows go with it (CQEngine's SQLite indexes lose them here).
-            deleteIndexRows(c, e.getKey());
-            insertIndexRows(c, e.getKey(), e.getValue());
+            replaced.add(e.getKey());
             modified = true;
+        }
+        // The replaced objects' index rows go with them (CQEngine's SQLite indexes lose them here).
+        deleteByKeys(c, replaced, false);
+        for (A key : replaced) {
+            insertIndexRows(c, key, byKey.get(key));
         }
         return modified;
     }
@@ -555,24 +561,65 @@ public final class CollectionTable<O, A> {
         void visit(A key, O stored);
     }
 
-    /** Calls {@code visitor} for every stored object whose key is in {@code keys}, in one join. */
+    /**
+     * Calls {@code visitor} for every stored object whose key is in {@code keys}, in one statement: an {@code IN}
+     * list for a small batch, a join with the staged keys for a large one.
+     */
     private void forStoredObjects(PooledConnection c, Collection<A> keys, StoredObjectVisitor<A, O> visitor)
             throws SQLException {
-        stageKeys(c, keys);
-        String sql = "SELECT " + qualified("t") + ", t." + KEY + " FROM " + table + " t JOIN " + stage
-                + " s ON t." + KEY + " = s." + KEY;
-        int keyColumn = layout.columns().size();
         List<A> foundKeys = new ArrayList<>();
         List<O> foundObjects = new ArrayList<>();
-        try (Statement s = c.connection().createStatement(); ResultSet rs = s.executeQuery(sql);
-             RowCursor rows = db.reader(false).open(rs)) {
-            while (rows.next()) {
-                foundObjects.add(layout.read(rows.row()));
-                foundKeys.add(keyType.read(rows.row(), keyColumn));
+        if (keys.size() <= appenderThreshold) {
+            List<A> list = new ArrayList<>(keys);
+            PreparedStatement ps = c.prepare("SELECT " + columns + ", " + KEY + " FROM " + table + " WHERE " + KEY
+                    + " IN " + parameters(list.size()));
+            try {
+                bindKeys(ps, list);
+                try (ResultSet rs = ps.executeQuery()) {
+                    readStored(rs, foundKeys, foundObjects);
+                }
+            } finally {
+                c.recycle(ps);
+            }
+        } else {
+            stageKeys(c, keys);
+            String sql = "SELECT " + qualified("t") + ", t." + KEY + " FROM " + table + " t JOIN " + stage
+                    + " s ON t." + KEY + " = s." + KEY;
+            try (Statement s = c.connection().createStatement(); ResultSet rs = s.executeQuery(sql)) {
+                readStored(rs, foundKeys, foundObjects);
             }
         }
         for (int i = 0; i < foundKeys.size(); i++) {
             visitor.visit(foundKeys.get(i), foundObjects.get(i));
+        }
+    }
+
+    /** Reads rows of the layout's columns followed by the key, all of them, before anything else runs. */
+    private void readStored(ResultSet rs, List<A> keys, List<O> objects) throws SQLException {
+        int keyColumn = layout.columns().size();
+        try (RowCursor rows = db.reader(false).open(rs)) {
+            while (rows.next()) {
+                objects.add(layout.read(rows.row()));
+                keys.add(keyType.read(rows.row(), keyColumn));
+            }
+        }
+    }
+
+    /**
+     * {@code (?, ?, ...)} for {@code n} keys, rounded up to a power of two so that a pooled connection caches a
+     * handful of statement shapes rather than one per batch size; {@link #bindKeys} repeats the last key.
+     */
+    private static String parameters(int n) {
+        return "(" + String.join(", ", Collections.nCopies(slots(n), "?")) + ")";
+    }
+
+    private static int slots(int n) {
+        return n <= 1 ? 1 : Integer.highestOneBit(n - 1) << 1;
+    }
+
+    private void bindKeys(PreparedStatement ps, List<A> keys) throws SQLException {
+        for (int i = 0, slots = slots(keys.size()); i < slots; i++) {
+            keyType.bind(ps, i + 1, keys.get(Math.min(i, keys.size() - 1)));
         }
     }
 
@@ -608,16 +655,7 @@ public final class CollectionTable<O, A> {
         }
         markUnattachedStale(c);
         if (keys.size() <= appenderThreshold) {
-            PreparedStatement delete = c.prepare(deleteByKey);
-            try {
-                for (A key : keys) {
-                    keyType.bind(delete, 1, key);
-                    delete.executeUpdate();
-                    deleteIndexRows(c, key);
-                }
-            } finally {
-                c.recycle(delete);
-            }
+            deleteByKeys(c, keys, true);
             return;
         }
         stageKeys(c, keys);
@@ -647,20 +685,11 @@ public final class CollectionTable<O, A> {
         }
         return write(options, "Removing " + byKey.size() + " objects", c -> {
             List<A> doomed = new ArrayList<>();
-            if (byKey.size() <= appenderThreshold) {
-                for (Map.Entry<A, Object> e : byKey.entrySet()) {
-                    O stored = find(c, e.getKey());
-                    if (stored != null && stored.equals(e.getValue())) {
-                        doomed.add(e.getKey());
-                    }
+            forStoredObjects(c, byKey.keySet(), (key, stored) -> {
+                if (stored.equals(byKey.get(key))) {
+                    doomed.add(key);
                 }
-            } else {
-                forStoredObjects(c, byKey.keySet(), (key, stored) -> {
-                    if (stored.equals(byKey.get(key))) {
-                        doomed.add(key);
-                    }
-                });
-            }
+            });
             deleteKeys(c, doomed);
             return !doomed.isEmpty();
         });
@@ -870,11 +899,26 @@ public final class CollectionTable<O, A> {
         }
     }
 
-    private void deleteIndexRows(PooledConnection c, A key) throws SQLException {
+    /**
+     * Deletes the rows of a small batch of keys from every index table, and from the object table too when
+     * {@code objects} is set: one statement per table.
+     */
+    private void deleteByKeys(PooledConnection c, List<A> keys, boolean objects) throws SQLException {
+        if (keys.isEmpty()) {
+            return;
+        }
+        String where = " WHERE " + KEY + " IN " + parameters(keys.size());
+        List<String> tables = new ArrayList<>();
+        if (objects) {
+            tables.add(table);
+        }
         for (IndexTable<O, ?> index : indexes) {
-            PreparedStatement delete = c.prepare("DELETE FROM " + index.sqlName() + " WHERE " + KEY + " = ?");
+            tables.add(index.sqlName());
+        }
+        for (String t : tables) {
+            PreparedStatement delete = c.prepare("DELETE FROM " + t + where);
             try {
-                keyType.bind(delete, 1, key);
+                bindKeys(delete, keys);
                 delete.executeUpdate();
             } finally {
                 c.recycle(delete);

@@ -156,6 +156,28 @@ class DuckDBIndexTest {
     }
 
     @Test
+    void aSmallBatchMixingEqualReplacedAndNewObjectsKeepsTheIndexRowsRight() {
+        // Small batches look their keys up and delete them with one IN list per table (padded to 4 slots here).
+        try (DuckDBPersistence<Item, Integer> p = DuckDBPersistence.onPrimaryKey(Item.ID)) {
+            IndexedCollection<Item> c = new ConcurrentIndexedCollection<>(p);
+            c.addIndex(DuckDBIndex.onAttribute(Item.NAME));
+            Item one = Item.of(1, "ford", 1.0, new ArrayList<>());
+            c.addAll(List.of(one, Item.of(2, "ford", 2.0, new ArrayList<>())));
+            assertTrue(c.addAll(List.of(one, Item.of(2, "honda", 2.0, new ArrayList<>()),
+                    Item.of(3, "ford", 3.0, new ArrayList<>()))));              // equal, replaced, new
+            assertEquals(Set.of(1, 3), ids(c, equal(Item.NAME, "ford")));
+            assertEquals(Set.of(2), ids(c, equal(Item.NAME, "honda")));
+            assertFalse(c.addAll(List.of(one, Item.of(3, "ford", 3.0, new ArrayList<>()))));  // all equal
+
+            assertTrue(c.removeAll(List.of(one, Item.of(2, "ford", 2.0, new ArrayList<>()),
+                    Item.of(9, "ford", 9.0, new ArrayList<>()))));              // removed, not equal, absent
+            assertEquals(Set.of(3), ids(c, equal(Item.NAME, "ford")));
+            assertEquals(Set.of(2), ids(c, equal(Item.NAME, "honda")));
+            assertEquals(2, c.size());
+        }
+    }
+
+    @Test
     void transactionalUpdateOfTheSameKeyKeepsTheNewIndexRows() {
         // CQEngine's SQLite persistence loses the object from its indexes here (it adds before it removes).
         try (DuckDBPersistence<Item, Integer> p = DuckDBPersistence.onPrimaryKey(Item.ID)) {
