@@ -61,7 +61,8 @@ import java.util.Objects;
  *
  * <p>Only collections on {@link DuckDBPersistence} can hold it. Its table is found again when a file is reopened
  * (named after the collection and the attribute name, which must therefore be stable: unnamed lambda attributes
- * are refused). An instance belongs to one collection. Thread-safe.
+ * are refused). An instance belongs to one collection at a time; once that collection's persistence is closed it
+ * can be added again, for example to the collection of the same file reopened. Thread-safe.
  *
  * @param <A> the attribute type
  * @param <O> the object type
@@ -238,6 +239,11 @@ public final class DuckDBIndex<A extends Comparable<A>, O> implements SortedKeyS
             throw new IllegalStateException("A DuckDBIndex can only be added to a collection built on a "
                     + "DuckDBPersistence; this collection stores its objects in "
                     + objectStore.getClass().getName() + ". Use an on-heap index (HashIndex, NavigableIndex) there.");
+        }
+        if (table != null && table.database().isClosed()) {
+            // Its collection's database was closed: the index may serve the reopened one.
+            table = null;
+            indexTable = null;
         }
         if (table != null) {
             throw new IllegalStateException("This DuckDBIndex on '" + attribute.getAttributeName() + "' already "

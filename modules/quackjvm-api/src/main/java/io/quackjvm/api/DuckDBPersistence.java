@@ -166,6 +166,7 @@ public final class DuckDBPersistence<O, A extends Comparable<A>> implements SQLi
     @Override
     public void compact() {
         database.checkOpen();
+        database.checkWritable("compact()");
         database.checkpoint(true);
     }
 
@@ -187,6 +188,7 @@ public final class DuckDBPersistence<O, A extends Comparable<A>> implements SQLi
      */
     public void optimize() {
         database.checkOpen();
+        database.checkWritable("optimize()");
         table.optimizeIndexes();
         database.checkpoint(false);
     }
@@ -202,7 +204,13 @@ public final class DuckDBPersistence<O, A extends Comparable<A>> implements SQLi
         return table.name();
     }
 
-    /** Closes the database. Idempotent; any later use throws {@link PersistenceClosedException}. */
+    /**
+     * Closes the database and releases its file at once, so that this JVM or another can open it again.
+     * Idempotent; any later use throws {@link PersistenceClosedException}, and so does reading a result set or
+     * iterator that was still open (close() releases them, and logs one warning saying how many there were; see
+     * {@link Builder#trackUnclosedResults(boolean)} to find where they were opened). A write still running on
+     * another thread is rolled back.
+     */
     @Override
     public void close() {
         database.close();
@@ -246,6 +254,7 @@ public final class DuckDBPersistence<O, A extends Comparable<A>> implements SQLi
         private WritePolicyProvider writePolicy;
         private final List<ResultReaderProvider> readers = new ArrayList<>();
         private Path deleteOnClose;
+        private Boolean trackUnclosedResults;
 
         private Builder(SimpleAttribute<O, A> primaryKey) {
             this.primaryKey = Objects.requireNonNull(primaryKey, "primaryKey");
@@ -396,6 +405,17 @@ public final class DuckDBPersistence<O, A extends Comparable<A>> implements SQLi
             return this;
         }
 
+        /**
+         * Records where each result set and iterator is opened (a stack trace each, so off by default), so that
+         * {@link DuckDBPersistence#close()} can log where the ones left unclosed came from, and a result dropped
+         * unclosed is logged with its origin when the garbage collector releases it. For finding leaks in tests.
+         */
+        public Builder<O, A> trackUnclosedResults(boolean track) {
+            once(trackUnclosedResults != null, "trackUnclosedResults");
+            this.trackUnclosedResults = track;
+            return this;
+        }
+
         /** Uses these result readers instead of the discovered ones. */
         public Builder<O, A> resultReaders(ResultReaderProvider... providers) {
             once(!readers.isEmpty(), "resultReaders");
@@ -435,7 +455,8 @@ public final class DuckDBPersistence<O, A extends Comparable<A>> implements SQLi
             String tableName = name != null ? name : defaultName(type);
             Database database = Database.open(new DatabaseSettings(file, memoryLimit, Map.copyOf(properties),
                     serializeWrites == null || serializeWrites,
-                    maxPooledConnections == null ? 32 : maxPooledConnections, pool, writePolicy, List.copyOf(readers)));
+                    maxPooledConnections == null ? 32 : maxPooledConnections, pool, writePolicy, List.copyOf(readers),
+                    trackUnclosedResults != null && trackUnclosedResults));
             try {
                 CollectionTable<O, A> table = new CollectionTable<>(database, tableName, primaryKey, objectTable,
                         layoutProvider.name(), appenderThreshold == null ? 16 : appenderThreshold,

@@ -141,10 +141,20 @@ public final class CollectionTable<O, A> {
     public void create() {
         String action = "Creating collection '" + name + "' in the " + db.describe();
         try (PooledConnection c = db.borrow(); Statement s = c.connection().createStatement()) {
-            s.execute("CREATE TABLE IF NOT EXISTS " + METADATA + " (name VARCHAR PRIMARY KEY, object_class VARCHAR, "
-                    + "key_type VARCHAR, layout VARCHAR)");
-            ensureIndexMetadata(s);
-            loadUnattached(c);
+            if (db.readOnly()) {
+                if (!tableExists(c, METADATA)) {
+                    throw new QuackException("The " + db.describe() + " holds no quackjvm collections, and it is "
+                            + "opened read-only, so collection '" + name + "' cannot be created in it. Check the path, "
+                            + "or open it without access_mode=READ_ONLY to create the collection.");
+                }
+            } else {
+                s.execute("CREATE TABLE IF NOT EXISTS " + METADATA + " (name VARCHAR PRIMARY KEY, object_class VARCHAR, "
+                        + "key_type VARCHAR, layout VARCHAR)");
+                ensureIndexMetadata(s);
+            }
+            if (tableExists(c, INDEXES)) {
+                loadUnattached(c);
+            }
             String[] found = null;
             try (PreparedStatement p = c.connection().prepareStatement(
                     "SELECT object_class, key_type, layout FROM " + METADATA + " WHERE name = ?")) {
@@ -157,6 +167,7 @@ public final class CollectionTable<O, A> {
             }
             String objectClass = primaryKey.getObjectType().getName();
             if (found == null) {
+                db.checkWritable("Creating collection '" + name + "'");
                 StringJoiner ddl = new StringJoiner(", ", "CREATE TABLE " + table + " (", ")");
                 ddl.add(KEY + " " + keyType.sqlType + " PRIMARY KEY");
                 for (Column col : layout.columns()) {
@@ -205,6 +216,9 @@ public final class CollectionTable<O, A> {
                 throw new QuackException("Collection '" + name + "' in the " + db.describe() + " does not fit class "
                         + objectClass + ": " + e.getMessage(), e);
             }
+            if (!added.isEmpty()) {
+                db.checkWritable("Adding columns " + added + " to collection '" + name + "'");
+            }
             for (Column col : added) {
                 s.execute("ALTER TABLE " + table + " ADD COLUMN " + quote(col.name()) + " " + col.sqlType());
             }
@@ -231,9 +245,10 @@ public final class CollectionTable<O, A> {
 
     /** Runs a write in the request's transaction (or a transaction of its own outside a request). */
     <T> T write(QueryOptions options, String action, Work<T> work) {
+        db.checkWritable(action + " on collection '" + name + "'");
         RequestScope scope = scopes.current(options);
         QueryOptions own = null;
-        if (scope == null) {
+        if (scope == null || scope.isIteratorRemove()) {
             own = new QueryOptions();
             scopes.open(own);
             scope = scopes.current(own);
@@ -301,7 +316,7 @@ public final class CollectionTable<O, A> {
             bind(ps, params);
             rs = ps.executeQuery();
             RowCursor rows = db.reader(large).open(rs);
-            ObjectCursor<T> cursor = new ObjectCursor<>(c, true, ps, rs, rows, reader);
+            ObjectCursor<T> cursor = new ObjectCursor<>(db.resources(), db.describe(), c, ps, rs, rows, reader);
             if (scope != null) {
                 scope.register(cursor);
             }
@@ -720,6 +735,16 @@ public final class CollectionTable<O, A> {
                 + "attribute VARCHAR, strategy VARCHAR, value_type VARCHAR, stale BOOLEAN)");
     }
 
+    private static boolean tableExists(PooledConnection c, String table) throws SQLException {
+        try (PreparedStatement p = c.connection().prepareStatement(
+                "SELECT count(*) FROM information_schema.tables WHERE table_name = ?")) {
+            p.setString(1, table);
+            try (ResultSet rs = p.executeQuery()) {
+                return rs.next() && rs.getLong(1) > 0;
+            }
+        }
+    }
+
     private void loadUnattached(PooledConnection c) throws SQLException {
         try (PreparedStatement p = c.connection().prepareStatement("SELECT table_name FROM " + INDEXES
                 + " WHERE collection = ?")) {
@@ -778,26 +803,20 @@ public final class CollectionTable<O, A> {
             }
         }
         unattached.remove(index.name());
+        if (db.readOnly()) {
+            // Nothing can be written: an up-to-date table in the file is used as it is, or the index is refused.
+            if (!read(options, "Looking up index table " + index.name(), c -> reusable(c, index))) {
+                db.checkWritable("Building the index table of attribute '" + index.attribute().getAttributeName()
+                        + "' (the file has none up to date)");
+            }
+            indexes.add(index);
+            return false;
+        }
         return write(options, "Creating index table " + index.name(), c -> {
-            String[] found = null;
             try (Statement s = c.connection().createStatement()) {
                 ensureIndexMetadata(s);
             }
-            try (PreparedStatement p = c.connection().prepareStatement("SELECT strategy, value_type, stale, "
-                    + "(SELECT count(*) FROM information_schema.tables WHERE table_name = ?) FROM " + INDEXES
-                    + " WHERE table_name = ?")) {
-                p.setString(1, index.name());
-                p.setString(2, index.name());
-                try (ResultSet rs = p.executeQuery()) {
-                    if (rs.next()) {
-                        found = new String[]{rs.getString(1), rs.getString(2), String.valueOf(rs.getBoolean(3)),
-                                String.valueOf(rs.getLong(4))};
-                    }
-                }
-            }
-            boolean reuse = found != null && found[0].equals(index.strategy().name())
-                    && found[1].equals(index.valueType().signature()) && found[2].equals("false")
-                    && !found[3].equals("0");
+            boolean reuse = reusable(c, index);
             if (!reuse) {
                 try (Statement s = c.connection().createStatement()) {
                     s.execute("DROP TABLE IF EXISTS " + index.sqlName());
@@ -819,6 +838,24 @@ public final class CollectionTable<O, A> {
             indexes.add(index);
             return !reuse;
         });
+    }
+
+    /** Whether the file holds an up-to-date table for {@code index}, built the same way. */
+    private boolean reusable(PooledConnection c, IndexTable<O, ?> index) throws SQLException {
+        if (!tableExists(c, INDEXES)) {
+            return false;
+        }
+        try (PreparedStatement p = c.connection().prepareStatement("SELECT strategy, value_type, stale, "
+                + "(SELECT count(*) FROM information_schema.tables WHERE table_name = ?) FROM " + INDEXES
+                + " WHERE table_name = ?")) {
+            p.setString(1, index.name());
+            p.setString(2, index.name());
+            try (ResultSet rs = p.executeQuery()) {
+                return rs.next() && rs.getString(1).equals(index.strategy().name())
+                        && rs.getString(2).equals(index.valueType().signature()) && !rs.getBoolean(3)
+                        && rs.getLong(4) > 0;
+            }
+        }
     }
 
     /**

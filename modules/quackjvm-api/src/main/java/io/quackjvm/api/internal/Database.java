@@ -66,11 +66,16 @@ public final class Database implements AutoCloseable {
     private final ResultReaderProvider pointReader;
     private final ResultReaderProvider bulkReader;
     private final String bulkReaderUnavailable;
+    private final boolean readOnly;
+    private final OpenResources resources;
     private volatile boolean closed;
 
-    private Database(Path file, Connection root, ConnectionPool pool, WritePolicy writePolicy,
-                     ResultReaderProvider pointReader, ResultReaderProvider bulkReader, String bulkReaderUnavailable) {
+    private Database(Path file, boolean readOnly, Connection root, ConnectionPool pool, WritePolicy writePolicy,
+                     ResultReaderProvider pointReader, ResultReaderProvider bulkReader, String bulkReaderUnavailable,
+                     boolean trackUnclosedResults) {
         this.file = file;
+        this.readOnly = readOnly;
+        this.resources = new OpenResources(trackUnclosedResults);
         this.root = root;
         this.pool = pool;
         this.writePolicy = writePolicy;
@@ -112,6 +117,12 @@ public final class Database implements AutoCloseable {
         if (settings.memoryLimit() != null) {
             properties.setProperty("memory_limit", settings.memoryLimit());
         }
+        // Read-only applies to the file, which is attached (see CATALOG); DuckDB refuses it for the in-memory root.
+        boolean readOnly = removeAccessMode(properties, file);
+        // Never download anything at run time: a file DuckDB does not recognise (a SQLite database, say) would
+        // otherwise make it fetch and load a scanner extension.
+        properties.putIfAbsent("autoinstall_known_extensions", "false");
+        properties.putIfAbsent("autoload_known_extensions", "false");
         // Streaming keeps a large scan from being materialised whole inside DuckDB before Java reads it.
         properties.setProperty("jdbc_stream_results", "true");
         // DuckDB 1.5.5 bakes column statistics into a prepared statement's plan, and a cached statement re-run
@@ -140,13 +151,16 @@ public final class Database implements AutoCloseable {
             // in-memory database the file is attached to would otherwise spill into the working directory.
             properties.putIfAbsent("temp_directory", file + ".tmp");
         }
+        if (file != null) {
+            DatabaseFiles.checkIsDuckDB(file, readOnly);
+        }
         Connection root = null;
         try {
             root = DriverManager.getConnection("jdbc:duckdb:", properties);
             if (file != null) {
                 try (Statement s = root.createStatement()) {
                     s.execute("ATTACH '" + file.toString().replace("'", "''") + "' AS " + CATALOG
-                            + " (ROW_GROUP_SIZE " + ROW_GROUP_SIZE + ")");
+                            + (readOnly ? " (READ_ONLY)" : " (ROW_GROUP_SIZE " + ROW_GROUP_SIZE + ")"));
                     s.execute("USE " + CATALOG);
                 }
             }
@@ -167,9 +181,10 @@ public final class Database implements AutoCloseable {
             throw new QuackException("Cannot open " + (file == null ? "an in-memory database" : "database file " + file)
                     + " with settings " + properties.keySet() + ": " + message, e);
         }
-        Database db = new Database(file, root, poolProvider.create(root, settings.maxPooledConnections()),
+        Database db = new Database(file, readOnly, root, poolProvider.create(root, settings.maxPooledConnections()),
                 policyProvider.create(settings.serializeWrites()), point, bulk,
-                bulk != null ? null : bulkReasons.isEmpty() ? "no bulk reader module is present" : String.join("; ", bulkReasons));
+                bulk != null ? null : bulkReasons.isEmpty() ? "no bulk reader module is present" : String.join("; ", bulkReasons),
+                settings.trackUnclosedResults());
         if (file != null && OPEN_FILES.putIfAbsent(file, db) != null) {
             db.closeQuietly();
             throw new DatabaseLockedException(file, "Cannot open database file " + file + ": it is already open in "
@@ -178,6 +193,52 @@ public final class Database implements AutoCloseable {
         LOG.debug("Opened {} (point reader '{}', bulk reader {})", db.describe(), point.name(),
                 bulk == null ? "none" : "'" + bulk.name() + "'");
         return db;
+    }
+
+    /**
+     * Takes DuckDB's {@code access_mode} out of the settings: {@code READ_ONLY} opens the file read-only.
+     *
+     * @return whether the file is opened read-only
+     */
+    private static boolean removeAccessMode(Properties properties, Path file) {
+        String mode = null;
+        for (String key : properties.stringPropertyNames()) {
+            if (key.equalsIgnoreCase("access_mode")) {
+                mode = properties.getProperty(key);
+                properties.remove(key);
+            }
+        }
+        if (mode == null || mode.equalsIgnoreCase("automatic") || mode.equalsIgnoreCase("read_write")) {
+            return false;
+        }
+        if (!mode.equalsIgnoreCase("read_only")) {
+            throw new IllegalArgumentException("property(\"access_mode\", \"" + mode + "\") is not a DuckDB access "
+                    + "mode; use READ_ONLY, READ_WRITE or AUTOMATIC");
+        }
+        if (file == null) {
+            throw new IllegalArgumentException("property(\"access_mode\", \"READ_ONLY\") needs a database file: an "
+                    + "in-memory database starts empty, so a read-only one could never hold anything. Add .file(path)");
+        }
+        return true;
+    }
+
+    /** {@code true} when the file was opened with {@code access_mode=READ_ONLY}: every write is refused. */
+    public boolean readOnly() {
+        return readOnly;
+    }
+
+    /** Fails with a message naming the problem and the fix when the database is read-only. */
+    public void checkWritable(String what) {
+        if (readOnly) {
+            throw new QuackException(what + " is refused: " + describe() + " was opened read-only "
+                    + "(property access_mode=READ_ONLY). Open it without that property, in the one process that "
+                    + "writes the file, to change it.");
+        }
+    }
+
+    /** The results and transactions still open on this database. */
+    OpenResources resources() {
+        return resources;
     }
 
     /** The file, or {@code null} for an in-memory database. */
@@ -284,12 +345,31 @@ public final class Database implements AutoCloseable {
         }
     }
 
+    /**
+     * Closes the database: releases every result and transaction still open (using such a result afterwards
+     * throws {@link PersistenceClosedException}), every connection and the file, at once. Logs one warning when
+     * results were left open, with where each was opened when that is recorded.
+     */
     @Override
     public void close() {
         if (closed) {
             return;
         }
         closed = true;
+        List<Throwable> left = resources.releaseAll();
+        if (!left.isEmpty()) {
+            QuackException where = null;
+            if (left.get(0) != null) {
+                where = new QuackException(left.size() + " unclosed result(s) of the " + describe());
+                for (Throwable origin : left) {
+                    where.addSuppressed(origin);
+                }
+            }
+            LOG.warn("Closed the {} with {} result(s) or iterator(s) still open; they were released and now fail if "
+                    + "used. Close every ResultSet and iterator you open (try-with-resources){}", describe(),
+                    left.size(), where == null ? "; build with trackUnclosedResults(true) to log where each was opened"
+                            : "", where);
+        }
         closeQuietly();
         if (file != null) {
             OPEN_FILES.remove(file, this);

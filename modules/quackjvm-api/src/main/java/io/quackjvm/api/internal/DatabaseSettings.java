@@ -19,9 +19,10 @@ import java.util.Map;
  * @param poolProvider         an explicit pool provider, or {@code null} to discover one
  * @param writePolicyProvider  an explicit write policy provider, or {@code null} to discover one
  * @param readers              explicit result readers, or empty to discover them
+ * @param trackUnclosedResults whether to record where each result is opened, for the warning of {@code close()}
  */
 public record DatabaseSettings(Path file, String memoryLimit, Map<String, String> properties,
                                boolean serializeWrites, int maxPooledConnections,
                                ConnectionPoolProvider poolProvider, WritePolicyProvider writePolicyProvider,
-                               List<ResultReaderProvider> readers) {
+                               List<ResultReaderProvider> readers, boolean trackUnclosedResults) {
 }

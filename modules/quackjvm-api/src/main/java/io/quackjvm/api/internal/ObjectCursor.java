@@ -1,6 +1,7 @@
 package io.quackjvm.api.internal;
 
 import com.googlecode.cqengine.index.support.CloseableIterator;
+import io.quackjvm.api.PersistenceClosedException;
 import io.quackjvm.api.QuackException;
 import io.quackjvm.api.spi.ObjectTable;
 import io.quackjvm.api.spi.PooledConnection;
@@ -12,28 +13,25 @@ import java.sql.SQLException;
 import java.util.NoSuchElementException;
 
 /**
- * Streams the objects of one query. Holds its statement (and, for a read outside a write transaction, its own
- * borrowed connection) until it is exhausted or closed, whichever comes first; closing twice is harmless.
+ * Streams the objects of one query on a borrowed connection of its own, which it holds until it is exhausted
+ * or closed, whichever comes first; closing twice is harmless. What it holds lives in a {@link Rows} registered
+ * with the database's {@link OpenResources}: {@link Database#close()} releases it (using the cursor afterwards
+ * throws {@link PersistenceClosedException}), and a cursor the application drops unclosed is released by the
+ * garbage collector. It must not hold anything of its own that needs closing.
  */
 final class ObjectCursor<O> implements CloseableIterator<O> {
 
-    private final PooledConnection connection;
-    private final boolean ownsConnection;
-    private final PreparedStatement statement;
-    private final ResultSet resultSet;
-    private final RowCursor rows;
+    private final Rows rows;
     private final ObjectTable<O> layout;
+    private final String database;
     private O next;
-    private boolean closed;
 
-    ObjectCursor(PooledConnection connection, boolean ownsConnection, PreparedStatement statement,
+    ObjectCursor(OpenResources registry, String database, PooledConnection connection, PreparedStatement statement,
                  ResultSet resultSet, RowCursor rows, ObjectTable<O> layout) {
-        this.connection = connection;
-        this.ownsConnection = ownsConnection;
-        this.statement = statement;
-        this.resultSet = resultSet;
-        this.rows = rows;
+        this.rows = new Rows(registry, connection, statement, resultSet, rows);
         this.layout = layout;
+        this.database = database;
+        registry.register(this.rows, this);
     }
 
     @Override
@@ -41,23 +39,29 @@ final class ObjectCursor<O> implements CloseableIterator<O> {
         if (next != null) {
             return true;
         }
-        if (closed) {
+        synchronized (rows) {
+            if (rows.invalidated()) {
+                throw new PersistenceClosedException("This result of the " + database + " was still open when the "
+                        + "database was closed, so it can no longer be read; read results before close()");
+            }
+            if (rows.released()) {
+                return false;
+            }
+            try {
+                if (rows.cursor.next()) {
+                    next = layout.read(rows.cursor.row());
+                    return true;
+                }
+            } catch (SQLException e) {
+                rows.release();
+                throw QuackException.wrap("Reading query results", null, e);
+            } catch (RuntimeException e) {
+                rows.release();
+                throw e;
+            }
+            rows.release();
             return false;
         }
-        try {
-            if (rows.next()) {
-                next = layout.read(rows.row());
-                return true;
-            }
-        } catch (SQLException e) {
-            close();
-            throw QuackException.wrap("Reading query results", null, e);
-        } catch (RuntimeException e) {
-            close();
-            throw e;
-        }
-        close();
-        return false;
     }
 
     @Override
@@ -72,22 +76,38 @@ final class ObjectCursor<O> implements CloseableIterator<O> {
 
     @Override
     public void close() {
-        if (closed) {
-            return;
+        rows.release();
+    }
+
+    /** What the cursor holds. Refers to nothing that refers back to the cursor, so the cursor can be collected. */
+    private static final class Rows extends OpenResources.Held {
+        private final PooledConnection connection;
+        private final PreparedStatement statement;
+        private final ResultSet resultSet;
+        private final RowCursor cursor;
+
+        Rows(OpenResources registry, PooledConnection connection, PreparedStatement statement, ResultSet resultSet,
+             RowCursor cursor) {
+            super(registry, "A result");
+            this.connection = connection;
+            this.statement = statement;
+            this.resultSet = resultSet;
+            this.cursor = cursor;
         }
-        closed = true;
-        try {
-            rows.close();
-        } catch (SQLException | RuntimeException ignored) {
-            // the result set below is closed regardless
-        }
-        try {
-            resultSet.close();
-        } catch (SQLException ignored) {
-            // closing a finished result
-        }
-        connection.recycle(statement);
-        if (ownsConnection) {
+
+        @Override
+        protected void free() {
+            try {
+                cursor.close();
+            } catch (SQLException | RuntimeException ignored) {
+                // the result set below is closed regardless
+            }
+            try {
+                resultSet.close();
+            } catch (SQLException ignored) {
+                // closing a finished result
+            }
+            connection.recycle(statement);
             connection.close();
         }
     }

@@ -1,5 +1,6 @@
 package io.quackjvm.api.internal;
 
+import io.quackjvm.api.PersistenceClosedException;
 import io.quackjvm.api.QuackException;
 import io.quackjvm.api.spi.PooledConnection;
 
@@ -23,6 +24,7 @@ final class RequestScope {
     private final List<AutoCloseable> cursors = new ArrayList<>();
     private final CollectionTable<?, ?> table;
     private PooledConnection write;
+    private OpenResources.Held writeHeld;
     private Lock lock;
     private boolean failed;
 
@@ -52,8 +54,43 @@ final class RequestScope {
             }
             lock = l;
             write = c;
+            writeHeld = new Transaction(table.database().resources(), c);
+            table.database().resources().register(writeHeld, null);
         }
         return write;
+    }
+
+    /**
+     * A write transaction left open when the database closes: closing its connection rolls it back (the request
+     * never ended, so nothing of it was acknowledged).
+     */
+    private static final class Transaction extends OpenResources.Held {
+        private final PooledConnection connection;
+
+        Transaction(OpenResources registry, PooledConnection connection) {
+            super(registry, "A write transaction");
+            this.connection = connection;
+        }
+
+        @Override
+        protected void free() {
+            try {
+                connection.connection().close();
+            } catch (SQLException ignored) {
+                // closing
+            }
+        }
+    }
+
+    /**
+     * {@code true} when the current write is an {@code Iterator.remove()} of an iterator this request opened
+     * (CQEngine runs it inside the iterator's request). On the heap that removal takes effect at once, and the
+     * iterator may be abandoned without being closed, so such a write must not wait for the request to end: it
+     * runs, and commits, as a request of its own. Only looked for while this request has an open cursor and has
+     * not written, so ordinary writes never pay for the stack walk.
+     */
+    boolean isIteratorRemove() {
+        return write == null && !cursors.isEmpty() && IteratorRemove.isCaller();
     }
 
     /** The write connection if this request has started writing, else {@code null}. */
@@ -89,10 +126,19 @@ final class RequestScope {
         }
         PooledConnection c = write;
         Lock l = lock;
+        OpenResources.Held held = writeHeld;
         write = null;
         lock = null;
+        writeHeld = null;
         boolean rollback = failed;
         failed = false;
+        if (!held.detach()) {
+            // Database.close() ended the transaction (closing its connection rolls it back).
+            c.close();
+            l.unlock();
+            throw new PersistenceClosedException("The " + table.database().describe() + " was closed while a write "
+                    + "to collection '" + table.name() + "' was still open; nothing of that write was stored");
+        }
         try {
             if (rollback) {
                 run(c, "ROLLBACK");

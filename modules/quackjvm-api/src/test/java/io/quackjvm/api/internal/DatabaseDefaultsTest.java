@@ -42,7 +42,7 @@ class DatabaseDefaultsTest {
         when(reader.bulk()).thenReturn(false);
         when(reader.unavailableReason()).thenReturn(Optional.empty());
         return Database.open(new DatabaseSettings(file, "256MB", properties, true, 4, pools, policies,
-                List.of(reader)));
+                List.of(reader), false));
     }
 
     private static ConnectionPool duplicatingPool(Connection root) {

@@ -1,0 +1,73 @@
+package io.quackjvm.api.internal;
+
+import io.quackjvm.api.QuackException;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+
+/**
+ * Recognises a database file before DuckDB opens it, so that a file that is not ours is refused with a message
+ * saying what it is, and nothing in it is changed. Owns only that check; opening is {@link Database}'s.
+ */
+final class DatabaseFiles {
+
+    /** A DuckDB file has its magic bytes after an 8-byte checksum. */
+    private static final byte[] DUCKDB_MAGIC = "DUCK".getBytes(StandardCharsets.US_ASCII);
+    private static final int DUCKDB_MAGIC_OFFSET = 8;
+    private static final byte[] SQLITE_MAGIC = "SQLite format 3\0".getBytes(StandardCharsets.US_ASCII);
+
+    private DatabaseFiles() {
+    }
+
+    /**
+     * Accepts a missing file (DuckDB creates it) and a DuckDB file. An empty file, as {@code File.createTempFile}
+     * leaves (CQEngine's {@code DiskPersistence.onPrimaryKey} makes one), is taken as a new database: it is
+     * removed so that DuckDB can create the file. Anything else is refused.
+     *
+     * @throws QuackException naming the file, what it is and that nothing was changed
+     */
+    static void checkIsDuckDB(Path file, boolean readOnly) {
+        if (!Files.exists(file)) {
+            if (readOnly) {
+                throw new QuackException("Cannot open " + file + " read-only: there is no such file. A read-only "
+                        + "database must already exist; create it first with a writable persistence.");
+            }
+            return;
+        }
+        if (Files.isDirectory(file)) {
+            throw new QuackException("Cannot open " + file + " as a database file: it is a directory. Give the path "
+                    + "of a file inside it, for example " + file.resolve("data.duckdb"));
+        }
+        byte[] head = new byte[SQLITE_MAGIC.length];
+        int n;
+        try (InputStream in = Files.newInputStream(file)) {
+            n = in.readNBytes(head, 0, head.length);
+        } catch (IOException e) {
+            throw new QuackException("Cannot read database file " + file + ": " + e.getMessage(), e);
+        }
+        if (n == 0 && !readOnly) {
+            try {
+                Files.delete(file);
+            } catch (IOException e) {
+                throw new QuackException("Cannot replace the empty file " + file + " with a new database: "
+                        + e.getMessage(), e);
+            }
+            return;
+        }
+        if (n >= DUCKDB_MAGIC_OFFSET + DUCKDB_MAGIC.length
+                && Arrays.equals(head, DUCKDB_MAGIC_OFFSET, DUCKDB_MAGIC_OFFSET + DUCKDB_MAGIC.length,
+                DUCKDB_MAGIC, 0, DUCKDB_MAGIC.length)) {
+            return;
+        }
+        String what = n == SQLITE_MAGIC.length && Arrays.equals(head, SQLITE_MAGIC)
+                ? "an SQLite database (CQEngine's DiskPersistence writes such files), not a DuckDB one"
+                : n == 0 ? "empty" : "not a DuckDB database file";
+        throw new QuackException("Cannot open " + file + ": it is " + what + ". Nothing in it was changed. Give "
+                + "quackjvm a path of its own (a new file is created there); to move a collection over from another "
+                + "store, read its objects there and addAll them here.");
+    }
+}

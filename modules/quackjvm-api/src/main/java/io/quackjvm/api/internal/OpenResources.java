@@ -1,0 +1,155 @@
+package io.quackjvm.api.internal;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.lang.ref.Cleaner;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Everything of one database that outlives the call that opened it and holds a pooled connection: streaming
+ * cursors (the results and iterators an application reads at its own pace) and write transactions of requests
+ * still open. It owns three duties and nothing else:
+ * <ul>
+ *   <li>{@link Database#close()} releases whatever is still registered, so that closing always closes the
+ *   database and releases its file, even when the application forgot a result;</li>
+ *   <li>a cursor the application dropped without closing is released when the garbage collector finds it
+ *   (a {@link Cleaner}), so its native memory (DuckDB's pipeline, Arrow buffers) does not stay for ever;</li>
+ *   <li>because DuckDB's native memory is invisible to the Java heap, many dropped cursors would not make the
+ *   collector run: past {@link #SOFT_LIMIT} open cursors a garbage collection is requested, at most once a
+ *   second, which is what the JDK itself does for direct buffers.</li>
+ * </ul>
+ * Thread-safe.
+ */
+final class OpenResources {
+
+    private static final Logger LOG = LoggerFactory.getLogger(OpenResources.class);
+    /** One daemon thread for the whole library. */
+    private static final Cleaner CLEANER = Cleaner.create();
+    /** Open cursors beyond which a garbage collection is requested (64 dropped cursors hold ~0.5 GB at worst). */
+    static final int SOFT_LIMIT = 64;
+    private static final long GC_INTERVAL_NANOS = 1_000_000_000L;
+
+    private final Set<Held> held = ConcurrentHashMap.newKeySet();
+    private final boolean recordOrigins;
+    private final AtomicLong lastCollection = new AtomicLong(System.nanoTime() - GC_INTERVAL_NANOS);
+
+    OpenResources(boolean recordOrigins) {
+        this.recordOrigins = recordOrigins;
+    }
+
+    /**
+     * Something that holds a connection until it is released: by its owner, by {@link Database#close()}
+     * (which also invalidates it), or by the {@link Cleaner} once its owner is unreachable.
+     */
+    abstract static class Held implements Runnable {
+        private final OpenResources registry;
+        private final Throwable origin;
+        private boolean released;
+        private volatile boolean invalidated;
+
+        Held(OpenResources registry, String what) {
+            this.registry = registry;
+            this.origin = registry.recordOrigins ? new Throwable(what + " opened here") : null;
+        }
+
+        /** Frees what it holds; called once, under this object's lock. */
+        protected abstract void free();
+
+        /** Releases it; later calls do nothing. */
+        final synchronized void release() {
+            if (released) {
+                return;
+            }
+            released = true;
+            registry.held.remove(this);
+            free();
+        }
+
+        /**
+         * Takes it out of the registry without freeing it, for an owner that ends it normally.
+         *
+         * @return {@code false} when it had already been released (by {@link Database#close()})
+         */
+        final synchronized boolean detach() {
+            if (released) {
+                return false;
+            }
+            released = true;
+            registry.held.remove(this);
+            return true;
+        }
+
+        /** {@code true} once {@link Database#close()} released it: using its owner again must fail. */
+        final boolean invalidated() {
+            return invalidated;
+        }
+
+        final synchronized boolean released() {
+            return released;
+        }
+
+        /** The cleaner's entry point: the owner became unreachable without being closed. */
+        @Override
+        public final void run() {
+            if (!released()) {
+                if (origin != null) {
+                    LOG.warn("A quackjvm result was dropped without being closed; released it now", origin);
+                } else {
+                    LOG.debug("A quackjvm result was dropped without being closed; released it now");
+                }
+            }
+            release();
+        }
+    }
+
+    /**
+     * Registers {@code held}; when {@code owner} is given, {@code held} is also released once the owner becomes
+     * unreachable. {@code held} must not refer to {@code owner}.
+     */
+    void register(Held held, Object owner) {
+        this.held.add(held);
+        if (owner != null) {
+            CLEANER.register(owner, held);
+            if (this.held.size() > SOFT_LIMIT) {
+                requestCollection();
+            }
+        }
+    }
+
+    private void requestCollection() {
+        long last = lastCollection.get();
+        long now = System.nanoTime();
+        if (now - last >= GC_INTERVAL_NANOS && lastCollection.compareAndSet(last, now)) {
+            LOG.debug("{} quackjvm results are open; asking the JVM to collect dropped ones", held.size());
+            System.gc();
+        }
+    }
+
+    /** How many are registered and not yet released. */
+    int count() {
+        return held.size();
+    }
+
+    /**
+     * Releases and invalidates everything still registered (for {@link Database#close()}).
+     *
+     * @return the origins of what was open, or empty throwables' worth of {@code null}s when not recorded
+     */
+    List<Throwable> releaseAll() {
+        List<Throwable> origins = new ArrayList<>();
+        for (Held h : List.copyOf(held)) {
+            h.invalidated = true;
+            boolean wasOpen = !h.released();
+            h.release();
+            if (wasOpen) {
+                origins.add(h.origin);
+            }
+        }
+        return origins;
+    }
+}
