@@ -19,12 +19,24 @@ public class QuackException extends RuntimeException {
         super(message, cause);
     }
 
+    /**
+     * Whether DuckDB's message means another transaction wrote the same rows at the same time: a conflict on a
+     * row, a primary key that another transaction stored first (found at commit), or a transaction that DuckDB's
+     * Appender aborted without an error of its own (it does that for such a key; quackjvm's own writes never
+     * append a key they have not checked).
+     */
+    private static boolean isConflict(String detail) {
+        return detail.contains("Conflict on")
+                || detail.contains("Failed to commit") && detail.contains("constraint violation")
+                || detail.contains("Current transaction is aborted");
+    }
+
     /** Wraps a DuckDB failure, naming what was being done and the statement that failed. */
     public static QuackException wrap(String action, String sql, SQLException cause) {
         String detail = cause.getMessage() == null ? cause.getClass().getSimpleName() : cause.getMessage();
-        if (detail.contains("Conflict on")) {
+        if (isConflict(detail)) {
             return new WriteConflictException(action + " failed because another transaction wrote the same row at "
-                    + "the same time (" + detail + "); the whole write was rolled back. Keep serializeWrites(true) "
+                    + "the same time (" + detail + "); the whole write was rolled back and may be retried. Keep serializeWrites(true) "
                     + "when writers may touch the same primary key." + (sql == null ? "" : " SQL: " + sql), cause);
         }
         return new QuackException(action + " failed: " + detail + (sql == null ? "" : " SQL: " + sql), cause);

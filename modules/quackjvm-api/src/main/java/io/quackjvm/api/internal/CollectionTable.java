@@ -549,6 +549,8 @@ public final class CollectionTable<O, A> {
                 }
             }
         }
+        // Before the index tables' Appenders: one created in an aborted transaction fails without saying why.
+        verifyTransaction(c);
         appendIndexRows(c, byKey);
         verifyTransaction(c);
         return true;
