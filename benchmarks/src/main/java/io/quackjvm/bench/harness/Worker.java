@@ -339,7 +339,7 @@ public final class Worker {
     }
 
     /** VmRSS from /proc/self/status, in MB (NaN where there is no /proc). */
-    static double rssMb() {
+    public static double rssMb() {
         try {
             for (String line : Files.readAllLines(Paths.get("/proc/self/status"))) {
                 if (line.startsWith("VmRSS:")) {

@@ -8,7 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Everything of one database that outlives the call that opened it and holds a pooled connection: streaming
@@ -20,8 +20,8 @@ import java.util.concurrent.atomic.AtomicLong;
  *   <li>a cursor the application dropped without closing is released when the garbage collector finds it
  *   (a {@link Cleaner}), so its native memory (DuckDB's pipeline, Arrow buffers) does not stay for ever;</li>
  *   <li>because DuckDB's native memory is invisible to the Java heap, many dropped cursors would not make the
- *   collector run: past {@link #SOFT_LIMIT} open cursors a garbage collection is requested, at most once a
- *   second, which is what the JDK itself does for direct buffers.</li>
+ *   collector run: each {@link #SOFT_LIMIT} cursors opened beyond those open at the last request, a garbage
+ *   collection is requested, as the JDK itself does when direct buffers reach their limit.</li>
  * </ul>
  * Thread-safe.
  */
@@ -30,13 +30,18 @@ final class OpenResources {
     private static final Logger LOG = LoggerFactory.getLogger(OpenResources.class);
     /** One daemon thread for the whole library. */
     private static final Cleaner CLEANER = Cleaner.create();
-    /** Open cursors beyond which a garbage collection is requested (64 dropped cursors hold ~0.5 GB at worst). */
-    static final int SOFT_LIMIT = 64;
-    private static final long GC_INTERVAL_NANOS = 1_000_000_000L;
+    /**
+     * How many cursors may be opened beyond those open at the last collection request before the next one: a
+     * cursor dropped half-read over 100k objects holds ~7.5 MB of native memory, so this bounds what dropped
+     * cursors hold to a few hundred MB, while an application that keeps many cursors open on purpose causes one
+     * request per this many new cursors, not one per cursor.
+     */
+    static final int SOFT_LIMIT = 32;
 
     private final Set<Held> held = ConcurrentHashMap.newKeySet();
     private final boolean recordOrigins;
-    private final AtomicLong lastCollection = new AtomicLong(System.nanoTime() - GC_INTERVAL_NANOS);
+    /** Open cursors beyond which the next registration requests a garbage collection. */
+    private final AtomicInteger threshold = new AtomicInteger(SOFT_LIMIT);
 
     OpenResources(boolean recordOrigins) {
         this.recordOrigins = recordOrigins;
@@ -67,6 +72,7 @@ final class OpenResources {
             }
             released = true;
             registry.held.remove(this);
+            registry.lowerThreshold();
             free();
         }
 
@@ -81,6 +87,7 @@ final class OpenResources {
             }
             released = true;
             registry.held.remove(this);
+            registry.lowerThreshold();
             return true;
         }
 
@@ -115,18 +122,21 @@ final class OpenResources {
         this.held.add(held);
         if (owner != null) {
             CLEANER.register(owner, held);
-            if (this.held.size() > SOFT_LIMIT) {
-                requestCollection();
+            int open = this.held.size();
+            int limit = threshold.get();
+            if (open > limit && threshold.compareAndSet(limit, open + SOFT_LIMIT)) {
+                LOG.debug("{} quackjvm results are open; asking the JVM to collect dropped ones", open);
+                System.gc();
             }
         }
     }
 
-    private void requestCollection() {
-        long last = lastCollection.get();
-        long now = System.nanoTime();
-        if (now - last >= GC_INTERVAL_NANOS && lastCollection.compareAndSet(last, now)) {
-            LOG.debug("{} quackjvm results are open; asking the JVM to collect dropped ones", held.size());
-            System.gc();
+    /** Once cursors were released, the next request comes {@link #SOFT_LIMIT} cursors above those still open. */
+    private void lowerThreshold() {
+        int limit = threshold.get();
+        int wanted = Math.max(SOFT_LIMIT, held.size() + SOFT_LIMIT);
+        if (wanted < limit) {
+            threshold.compareAndSet(limit, wanted);
         }
     }
 
