@@ -64,8 +64,8 @@ public final class KeyType<A> {
         }
         if (!recorded.contains(":")) {
             return "its primary key is stored raw as " + recorded + " by an earlier version of quackjvm, not in the "
-                    + "encoding " + signature() + " that keeps Java's equality and order; copy the objects into a "
-                    + "new file with the earlier version's reader";
+                    + "encoding " + signature() + " that keeps Java's equality and order (read the objects with the "
+                    + "version that wrote the file and add them to a new one)";
         }
         return "its primary key is stored as " + recorded + ", not " + signature();
     }
