@@ -7,6 +7,7 @@ import com.googlecode.cqengine.index.sqlite.SQLitePersistence;
 import com.googlecode.cqengine.persistence.support.ObjectStore;
 import com.googlecode.cqengine.query.option.QueryOptions;
 import io.quackjvm.api.internal.CollectionTable;
+import io.quackjvm.api.internal.KeyType;
 import io.quackjvm.api.internal.Database;
 import io.quackjvm.api.internal.DatabaseSettings;
 import io.quackjvm.api.internal.DuckDBIdentityIndex;
@@ -47,6 +48,14 @@ import java.util.Objects;
  * their primary key: adding an object whose key is stored replaces the stored object unless the two are
  * {@code equals}; {@code contains} and {@code remove} compare with {@code equals}, as an on-heap collection does.
  * A query on the primary key is one SQL lookup, never a scan.
+ *
+ * <p>The primary key may be a {@code String}, {@code Character}, {@code UUID}, {@code Long}, {@code Integer},
+ * {@code Short}, {@code Byte}, {@code Double}, {@code Float}, {@code Boolean}, {@code BigDecimal},
+ * {@code BigInteger}, {@code java.util.Date}, {@code LocalDate}, {@code LocalTime}, {@code LocalDateTime},
+ * {@code Instant} or an enum. Keys are stored in an encoding that keeps Java's {@code equals} and
+ * {@code compareTo} exactly (see {@link io.quackjvm.api.spi.ValueType}), so two keys Java tells apart never collide
+ * and range queries and ordering on the key give the answers of an on-heap collection. Other key types are refused
+ * by {@link Builder#build()}.
  *
  * <p>Thread-safe. Reads never wait for writes; writes to one collection wait for each other unless
  * {@link Builder#serializeWrites(boolean) serializeWrites(false)}. Every write request (one {@code add},
@@ -445,8 +454,11 @@ public final class DuckDBPersistence<O, A extends Comparable<A>> implements SQLi
          * @throws DatabaseLockedException when the file is held by another process
          * @throws ProviderException       when a provider is missing, ambiguous or broken
          * @throws QuackException          when the file holds a different collection under this name
+         * @throws IllegalArgumentException when the primary key's type cannot keep Java's exact equality and
+         *                                  ordering in DuckDB (the message lists the supported key types)
          */
         public DuckDBPersistence<O, A> build() {
+            KeyType.of(primaryKey.getAttributeType()); // an unsupported key type is refused before any file is opened
             ObjectLayoutProvider layoutProvider = layout != null ? layout
                     : Providers.load(ObjectLayoutProvider.class).named(layoutName != null ? layoutName
                     : columnarLayout != null ? "columnar" : "blob");

@@ -11,11 +11,16 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Instant;
 import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.LocalTime;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Random;
+import java.util.UUID;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -118,8 +123,44 @@ class ValueTypeTest {
     }
 
     @Test
+    void uuidsSortAsUuidCompareToWhichComparesSignedHalves() throws SQLException {
+        List<UUID> values = new ArrayList<>(List.of(new UUID(0, 0), new UUID(-1, -1), new UUID(Long.MIN_VALUE, 0),
+                new UUID(Long.MAX_VALUE, Long.MAX_VALUE), new UUID(0, Long.MIN_VALUE), new UUID(0, -1),
+                new UUID(0, 1), new UUID(-1, 0), new UUID(1, Long.MIN_VALUE)));
+        Random r = new Random(11);
+        for (int i = 0; i < 100; i++) {
+            values.add(i % 2 == 0 ? UUID.randomUUID() : new UUID(r.nextLong(), r.nextLong()));
+        }
+        duckDbSortsAsJavaDoes(UUID.class, values);
+        assertTrue(new UUID(-1, 0).compareTo(new UUID(0, 0)) < 0, "the premise: Java's halves are signed");
+    }
+
+    @Test
+    void instantsAndLocalDateTimesSortToTheNanosecondOverTheirWholeRange() throws SQLException {
+        List<Instant> instants = new ArrayList<>(List.of(Instant.MIN, Instant.MAX, Instant.EPOCH,
+                Instant.EPOCH.minusNanos(1), Instant.EPOCH.plusNanos(1), Instant.ofEpochSecond(-1, 999_999_999),
+                Instant.parse("2024-02-29T12:00:00.123456789Z"), Instant.parse("1600-01-01T00:00:00Z")));
+        List<LocalDateTime> times = new ArrayList<>(List.of(LocalDateTime.MIN, LocalDateTime.MAX,
+                LocalDateTime.of(1970, 1, 1, 0, 0), LocalDateTime.of(1969, 12, 31, 23, 59, 59, 999_999_999),
+                LocalDateTime.of(2024, 2, 29, 12, 0, 0, 1)));
+        Random r = new Random(13);
+        for (int i = 0; i < 50; i++) {
+            long second = r.nextLong() % Instant.MAX.getEpochSecond();
+            int nano = r.nextInt(1_000_000_000);
+            instants.add(Instant.ofEpochSecond(second, nano));
+            times.add(LocalDateTime.ofEpochSecond(r.nextLong() % 31_000_000_000_000_000L, nano, ZoneOffset.UTC));
+        }
+        duckDbSortsAsJavaDoes(Instant.class, instants);
+        duckDbSortsAsJavaDoes(LocalDateTime.class, times);
+        duckDbSortsAsJavaDoes(LocalTime.class, List.of(LocalTime.MIN, LocalTime.MAX, LocalTime.NOON,
+                LocalTime.of(0, 0, 0, 1), LocalTime.of(23, 59, 59)));
+    }
+
+    @Test
     void unsupportedTypesAreRefusedListingTheSupportedOnes() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ValueType.of(Object.class));
         assertTrue(e.getMessage().contains("java.lang.Object") && e.getMessage().contains("any enum"), e.getMessage());
+        assertTrue(e.getMessage().contains("UUID") && e.getMessage().contains("Instant"), e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> ValueType.of(java.time.OffsetDateTime.class));
     }
 }

@@ -156,9 +156,16 @@ class BadInputTest {
 
     @Test
     void anUnsupportedPrimaryKeyTypeIsRefusedAtBuild() {
-        com.googlecode.cqengine.attribute.SimpleAttribute<Car, Double> price = Car.PRICE;
+        // more key types in io.quackjvm.it.keys.KeyTypesTest
+        com.googlecode.cqengine.attribute.SimpleAttribute<Car, java.time.Duration> age =
+                new com.googlecode.cqengine.attribute.SimpleAttribute<>(Car.class, java.time.Duration.class, "age") {
+                    @Override
+                    public java.time.Duration getValue(Car car, com.googlecode.cqengine.query.option.QueryOptions q) {
+                        return java.time.Duration.ofDays(Car.CAR_ID.getValue(car, q));
+                    }
+                };
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> DuckDBPersistence.builder(price).build());
-        assertTrue(e.getMessage().contains("java.lang.Double"), e.getMessage());
+                () -> DuckDBPersistence.builder(age).build());
+        assertTrue(e.getMessage().contains("java.time.Duration"), e.getMessage());
     }
 }

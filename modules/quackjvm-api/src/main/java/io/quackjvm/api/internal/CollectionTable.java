@@ -131,6 +131,11 @@ public final class CollectionTable<O, A> {
         return keyType.sqlType;
     }
 
+    /** How keys are stored: every key bound in SQL is {@code keyType().encode(key)}. */
+    KeyType<A> keyType() {
+        return keyType;
+    }
+
     RequestScopes scopes() {
         return scopes;
     }
@@ -178,7 +183,7 @@ public final class CollectionTable<O, A> {
                 try (PreparedStatement p = c.connection().prepareStatement("INSERT INTO " + METADATA + " VALUES (?, ?, ?, ?)")) {
                     p.setString(1, name);
                     p.setString(2, objectClass);
-                    p.setString(3, keyType.sqlType);
+                    p.setString(3, keyType.signature());
                     p.setString(4, layoutName);
                     p.executeUpdate();
                 }
@@ -188,8 +193,9 @@ public final class CollectionTable<O, A> {
             if (!found[0].equals(objectClass)) {
                 problems.add("it holds " + found[0] + ", not " + objectClass);
             }
-            if (!found[1].equals(keyType.sqlType)) {
-                problems.add("its primary key is " + found[1] + ", not " + keyType.sqlType);
+            String keyMismatch = keyType.mismatch(found[1]);
+            if (keyMismatch != null) {
+                problems.add(keyMismatch);
             }
             if (!found[2].equals(layoutName)) {
                 problems.add("it was stored with the '" + found[2] + "' layout, not '" + layoutName + "'");
@@ -383,15 +389,10 @@ public final class CollectionTable<O, A> {
         });
     }
 
-    @SuppressWarnings("unchecked")
-    private void bind(PreparedStatement ps, List<?> params) throws SQLException {
+    /** Binds parameters that are already in their stored form (keys through {@link KeyType#encode}). */
+    private static void bind(PreparedStatement ps, List<?> params) throws SQLException {
         for (int i = 0; i < params.size(); i++) {
-            Object p = params.get(i);
-            if (p != null && keyType.javaType.isInstance(p)) {
-                keyType.bind(ps, i + 1, (A) p);
-            } else {
-                ps.setObject(i + 1, p);
-            }
+            ps.setObject(i + 1, params.get(i));
         }
     }
 
@@ -870,7 +871,8 @@ public final class CollectionTable<O, A> {
                 + stagingChunkRows;
         A last = null;
         while (true) {
-            List<O> chunk = readAll(c, last == null ? first : next, last == null ? List.of() : List.of(last), true, layout);
+            List<O> chunk = readAll(c, last == null ? first : next,
+                    last == null ? List.of() : List.of(keyType.encode(last)), true, layout);
             if (chunk.isEmpty()) {
                 return;
             }

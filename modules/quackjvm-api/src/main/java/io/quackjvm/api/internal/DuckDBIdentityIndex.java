@@ -67,10 +67,17 @@ public final class DuckDBIdentityIndex<A extends Comparable<A>, O> extends SQLit
         return true;
     }
 
+    /**
+     * The query on the key column, its values bound in the key's stored form (see {@link KeyType}), or
+     * {@code null} when DuckDB cannot answer it with Java's semantics.
+     */
+    private SqlPredicate translate(Query<O> query) {
+        return IndexPredicates.translate(query, table.keyType().valueType(), CollectionTable.KEY);
+    }
+
     @Override
     public boolean supportsQuery(Query<O> query, QueryOptions queryOptions) {
-        return SqlPredicate.SUPPORTED.contains(query.getClass())
-                && SqlPredicate.translate(query, CollectionTable.KEY) != null;
+        return translate(query) != null;
     }
 
     @Override
@@ -85,7 +92,7 @@ public final class DuckDBIdentityIndex<A extends Comparable<A>, O> extends SQLit
 
     @Override
     public ResultSet<O> retrieve(Query<O> query, QueryOptions queryOptions) {
-        SqlPredicate predicate = SqlPredicate.translate(query, CollectionTable.KEY);
+        SqlPredicate predicate = translate(query);
         if (predicate == null) {
             throw new IllegalArgumentException("Unsupported query on the primary key: " + query);
         }
@@ -123,15 +130,26 @@ public final class DuckDBIdentityIndex<A extends Comparable<A>, O> extends SQLit
 
     private String range(A lower, boolean lowerInclusive, A upper, boolean upperInclusive, List<Object> params) {
         List<String> parts = new ArrayList<>();
-        if (lower != null) {
-            parts.add(CollectionTable.KEY + (lowerInclusive ? " >= ?" : " > ?"));
-            params.add(lower);
-        }
-        if (upper != null) {
-            parts.add(CollectionTable.KEY + (upperInclusive ? " <= ?" : " < ?"));
-            params.add(upper);
+        for (SqlPredicate p : new SqlPredicate[]{
+                lower == null ? null : bound(IndexPredicates.lower(table.keyType().valueType(), CollectionTable.KEY,
+                        lower, lowerInclusive), lower),
+                upper == null ? null : bound(IndexPredicates.upper(table.keyType().valueType(), CollectionTable.KEY,
+                        upper, upperInclusive), upper)}) {
+            if (p != null) {
+                parts.add(p.sql());
+                params.addAll(p.params());
+            }
         }
         return parts.isEmpty() ? "" : " WHERE " + String.join(" AND ", parts);
+    }
+
+    private SqlPredicate bound(SqlPredicate predicate, A value) {
+        if (predicate == null) {
+            throw new IllegalArgumentException("A bound of type " + value.getClass().getName() + " cannot be compared "
+                    + "with primary key '" + table.primaryKey().getAttributeName() + "' of type "
+                    + table.keyType().javaType.getName());
+        }
+        return predicate;
     }
 
     private CloseableIterable<A> keys(A lower, boolean lowerInclusive, A upper, boolean upperInclusive,

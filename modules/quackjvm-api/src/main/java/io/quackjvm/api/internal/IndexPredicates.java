@@ -20,8 +20,10 @@ import java.util.Set;
 import java.util.StringJoiner;
 
 /**
- * Translates a CQEngine simple query on an indexed attribute into a SQL condition on the stored value column.
- * Values are bound in their {@link ValueType} stored form, which is what makes DuckDB's answer Java's.
+ * Translates a CQEngine simple query on an indexed attribute into a SQL condition on the stored value column, or
+ * one on the primary key into a condition on the key column (keys are stored through {@link ValueType} too, see
+ * {@link KeyType}). Values are bound in their {@link ValueType} stored form, which is what makes DuckDB's answer
+ * Java's.
  */
 public final class IndexPredicates {
 

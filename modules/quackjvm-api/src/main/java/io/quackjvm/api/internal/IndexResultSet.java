@@ -50,7 +50,7 @@ public final class IndexResultSet<O, A> extends SqlResultSet<O> {
             return false;
         }
         List<Object> params = new ArrayList<>(predicate.params());
-        params.add(table.primaryKey().getValue(object, options));
+        params.add(table.keyType().encodeObject(table.primaryKey().getValue(object, options)));
         String sql = "SELECT count(*) FROM (SELECT 1 FROM " + index.sqlName() + where()
                 + (where().isEmpty() ? " WHERE " : " AND ") + CollectionTable.KEY + " = ? LIMIT 1)";
         return table.queryLong(options, sql, params) > 0;

@@ -2,89 +2,116 @@ package io.quackjvm.api.internal;
 
 import io.quackjvm.api.spi.RowSource;
 import io.quackjvm.api.spi.RowWriter;
+import io.quackjvm.api.spi.ValueType;
 
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Types;
-import java.util.Map;
-import java.util.UUID;
+import java.time.OffsetDateTime;
+import java.time.OffsetTime;
+import java.time.ZonedDateTime;
+import java.util.Set;
 
 /**
- * How a primary-key value of one Java type is stored in, bound to and read from DuckDB.
+ * How a primary-key value of one Java type is stored in, bound to and read from DuckDB: through the key's
+ * {@link ValueType}, the encoding attribute indexes use, so that DuckDB's {@code =} is Java's {@code equals} and
+ * its {@code <} and {@code ORDER BY} are Java's {@code compareTo}. Every value that reaches SQL for the key
+ * column (a bound key, a range bound, an appended key) is the stored form; every key read back is decoded.
  *
- * <p>Only types whose DuckDB equality matches Java's {@code equals} are accepted: a key is an identity.
+ * <p>A key is an identity, so only types whose encoding is exact are accepted ({@link #of}).
  */
-abstract class KeyType<A> {
+public final class KeyType<A> {
+
+    /** Keys whose stored form has not changed since quackjvm recorded only the SQL type in the metadata. */
+    private static final Set<Class<?>> UNCHANGED_SINCE_SQL_TYPE_ONLY = Set.of(Long.class, Integer.class,
+            Short.class, Byte.class);
+
+    /** Types whose {@code equals} and {@code compareTo} disagree, so no single stored form can serve both. */
+    private static final Set<Class<?>> INEXACT = Set.of(OffsetDateTime.class, ZonedDateTime.class, OffsetTime.class);
 
     final Class<A> javaType;
     final String sqlType;
+    private final ValueType<A> valueType;
 
-    private KeyType(Class<A> javaType, String sqlType) {
-        this.javaType = javaType;
-        this.sqlType = sqlType;
+    private KeyType(ValueType<A> valueType) {
+        this.valueType = valueType;
+        this.javaType = valueType.javaType();
+        this.sqlType = valueType.sqlType();
     }
 
-    abstract void bind(PreparedStatement statement, int index, A value) throws SQLException;
+    /** The encoding, for predicates on the key column (see {@link IndexPredicates}). */
+    ValueType<A> valueType() {
+        return valueType;
+    }
 
-    abstract void write(RowWriter row, A value) throws SQLException;
+    /** What the collection metadata records for the key, so that a file written another way is refused. */
+    String signature() {
+        return valueType.signature();
+    }
 
-    abstract A read(ResultSet resultSet, int column) throws SQLException;
-
-    abstract A read(RowSource row, int column) throws SQLException;
-
-    private static final Map<Class<?>, KeyType<?>> TYPES = Map.of(
-            String.class, new KeyType<>(String.class, "VARCHAR") {
-                void bind(PreparedStatement s, int i, String v) throws SQLException { s.setString(i, v); }
-                void write(RowWriter r, String v) throws SQLException { r.putString(v); }
-                String read(ResultSet r, int c) throws SQLException { return r.getString(c); }
-                String read(RowSource r, int c) throws SQLException { return r.getString(c); }
-            },
-            Long.class, new KeyType<>(Long.class, "BIGINT") {
-                void bind(PreparedStatement s, int i, Long v) throws SQLException { s.setLong(i, v); }
-                void write(RowWriter r, Long v) throws SQLException { r.putLong(v); }
-                Long read(ResultSet r, int c) throws SQLException { return r.getLong(c); }
-                Long read(RowSource r, int c) throws SQLException { return r.getLong(c); }
-            },
-            Integer.class, new KeyType<>(Integer.class, "INTEGER") {
-                void bind(PreparedStatement s, int i, Integer v) throws SQLException { s.setInt(i, v); }
-                void write(RowWriter r, Integer v) throws SQLException { r.putInt(v); }
-                Integer read(ResultSet r, int c) throws SQLException { return r.getInt(c); }
-                Integer read(RowSource r, int c) throws SQLException { return r.getInt(c); }
-            },
-            Short.class, new KeyType<>(Short.class, "SMALLINT") {
-                void bind(PreparedStatement s, int i, Short v) throws SQLException { s.setShort(i, v); }
-                void write(RowWriter r, Short v) throws SQLException { r.putInt(v); }
-                Short read(ResultSet r, int c) throws SQLException { return r.getShort(c); }
-                Short read(RowSource r, int c) throws SQLException { return (short) r.getInt(c); }
-            },
-            Byte.class, new KeyType<>(Byte.class, "TINYINT") {
-                void bind(PreparedStatement s, int i, Byte v) throws SQLException { s.setByte(i, v); }
-                void write(RowWriter r, Byte v) throws SQLException { r.putInt(v); }
-                Byte read(ResultSet r, int c) throws SQLException { return r.getByte(c); }
-                Byte read(RowSource r, int c) throws SQLException { return (byte) r.getInt(c); }
-            },
-            Character.class, new KeyType<>(Character.class, "VARCHAR") {
-                void bind(PreparedStatement s, int i, Character v) throws SQLException { s.setString(i, v.toString()); }
-                void write(RowWriter r, Character v) throws SQLException { r.putString(v.toString()); }
-                Character read(ResultSet r, int c) throws SQLException { return r.getString(c).charAt(0); }
-                Character read(RowSource r, int c) throws SQLException { return r.getString(c).charAt(0); }
-            },
-            UUID.class, new KeyType<>(UUID.class, "UUID") {
-                void bind(PreparedStatement s, int i, UUID v) throws SQLException { s.setObject(i, v, Types.OTHER); }
-                void write(RowWriter r, UUID v) throws SQLException { r.putObject(v); }
-                UUID read(ResultSet r, int c) throws SQLException { return r.getObject(c, UUID.class); }
-                UUID read(RowSource r, int c) throws SQLException { Object v = r.getObject(c); return v instanceof UUID u ? u : UUID.fromString(String.valueOf(v)); }
-            });
-
-    /** The key type for a primary-key attribute's type, or an exception naming the supported ones. */
-    @SuppressWarnings("unchecked")
-    static <A> KeyType<A> of(Class<A> type) {
-        KeyType<?> keyType = TYPES.get(type);
-        if (keyType == null) {
-            throw new IllegalArgumentException("Primary key type " + type.getName() + " is not supported; "
-                    + "use one of String, Long, Integer, Short, Byte, Character or UUID");
+    /**
+     * Why a key recorded as {@code recorded} in a file cannot be read with this key type, or {@code null} when it
+     * can. Files written before the metadata named the encoding recorded the SQL type alone; their integer keys
+     * are stored exactly as now, the others raw (a String key with unpaired surrogates, or that Java orders
+     * differently from DuckDB, would be misread), so those are refused.
+     */
+    String mismatch(String recorded) {
+        if (recorded.equals(signature())) {
+            return null;
         }
-        return (KeyType<A>) keyType;
+        if (recorded.equals(sqlType) && UNCHANGED_SINCE_SQL_TYPE_ONLY.contains(javaType)) {
+            return null;
+        }
+        if (!recorded.contains(":")) {
+            return "its primary key is stored raw as " + recorded + " by an earlier version of quackjvm, not in the "
+                    + "encoding " + signature() + " that keeps Java's equality and order (read the objects with the "
+                    + "version that wrote the file and add them to a new one)";
+        }
+        return "its primary key is stored as " + recorded + ", not " + signature();
+    }
+
+    /** The stored form of a key. */
+    Object encode(A value) {
+        return valueType.encode(value);
+    }
+
+    /** The stored form of a value of the key's type, for a caller that holds it untyped. */
+    Object encodeObject(Object value) {
+        return valueType.encode(javaType.cast(value));
+    }
+
+    void bind(PreparedStatement statement, int index, A value) throws SQLException {
+        statement.setObject(index, valueType.encode(value));
+    }
+
+    void write(RowWriter row, A value) throws SQLException {
+        row.putObject(valueType.encode(value));
+    }
+
+    A read(ResultSet resultSet, int column) throws SQLException {
+        return valueType.decode(resultSet.getObject(column));
+    }
+
+    A read(RowSource row, int column) throws SQLException {
+        return valueType.decode(row.getObject(column));
+    }
+
+    /**
+     * The key type for a primary-key attribute's type.
+     *
+     * @throws IllegalArgumentException naming the type and listing the supported ones, when its values cannot be
+     *                                  stored with Java's exact equality and ordering
+     */
+    public static <A> KeyType<A> of(Class<A> type) {
+        if (type != null && ValueType.isSupported(type)) {
+            return new KeyType<>(ValueType.of(type));
+        }
+        String name = type == null ? "null" : type.getName();
+        String why = type != null && INEXACT.contains(type)
+                ? " because its equals (which compares the offset or zone) and compareTo (which compares the instant"
+                + " first) disagree, and a key must keep both; use the Instant or LocalDateTime instead"
+                : " because its values cannot be stored in DuckDB with Java's exact equality and ordering";
+        throw new IllegalArgumentException("Primary key type " + name + " is not supported" + why
+                + ". Supported key types: " + ValueType.supportedTypes());
     }
 }

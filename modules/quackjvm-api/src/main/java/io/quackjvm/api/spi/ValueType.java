@@ -2,11 +2,16 @@ package io.quackjvm.api.spi;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.time.Instant;
 import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.LocalTime;
+import java.time.ZoneOffset;
 import java.util.Date;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.UUID;
 
 /**
  * How an attribute value of one Java type is stored in a DuckDB column so that DuckDB's {@code =}, {@code <},
@@ -36,7 +41,12 @@ import java.util.Objects;
  *   {@code BigDecimal.equals} distinguishes {@code 2.0} from {@code 2.00}.</li>
  *   <li>enums are their ordinal ({@code INTEGER}), which is their {@code compareTo} order; the
  *   {@link #signature()} lists the constants, so a reordered enum is noticed when a file is reopened.</li>
- *   <li>{@code java.util.Date} is epoch milliseconds and {@code LocalDate} the epoch day ({@code BIGINT}).</li>
+ *   <li>{@code java.util.Date} is epoch milliseconds, {@code LocalDate} the epoch day and {@code LocalTime} the
+ *   nanosecond of the day ({@code BIGINT}); {@code Instant} and {@code LocalDateTime} are nanoseconds since the
+ *   epoch (UTC for {@code LocalDateTime}) as a {@code HUGEINT}, which holds their whole range.</li>
+ *   <li>{@code UUID} is a DuckDB {@code UUID} with the top bit of each half flipped: Java's
+ *   {@code UUID.compareTo} compares the two halves as signed numbers, DuckDB as unsigned ones. The stored text
+ *   therefore differs from {@code UUID.toString()} in its first and its seventeenth hex digit.</li>
  *   <li>{@code Integer}, {@code Long}, {@code Short}, {@code Byte} and {@code Boolean} are DuckDB's
  *   {@code INTEGER}, {@code BIGINT}, {@code SMALLINT}, {@code TINYINT} and {@code BOOLEAN}.</li>
  * </ul>
@@ -171,6 +181,34 @@ public abstract class ValueType<V> {
             @Override public Object encode(LocalDate v) { return v.toEpochDay(); }
             @Override public LocalDate decode(Object s) { return LocalDate.ofEpochDay(((Number) s).longValue()); }
         });
+        register(new Direct<>(LocalTime.class, "BIGINT") {
+            @Override public Object encode(LocalTime v) { return v.toNanoOfDay(); }
+            @Override public LocalTime decode(Object s) { return LocalTime.ofNanoOfDay(((Number) s).longValue()); }
+        });
+        register(new Direct<>(LocalDateTime.class, "HUGEINT") {
+            @Override public Object encode(LocalDateTime v) { return nanos(v.toEpochSecond(ZoneOffset.UTC), v.getNano()); }
+            @Override public LocalDateTime decode(Object s) {
+                long[] t = secondsAndNanos(s);
+                return LocalDateTime.ofEpochSecond(t[0], (int) t[1], ZoneOffset.UTC);
+            }
+        });
+        register(new Direct<>(Instant.class, "HUGEINT") {
+            @Override public Object encode(Instant v) { return nanos(v.getEpochSecond(), v.getNano()); }
+            @Override public Instant decode(Object s) {
+                long[] t = secondsAndNanos(s);
+                return Instant.ofEpochSecond(t[0], t[1]);
+            }
+        });
+        register(new Direct<>(UUID.class, "UUID") {
+            @Override public Object encode(UUID v) {
+                return new UUID(v.getMostSignificantBits() ^ Long.MIN_VALUE, v.getLeastSignificantBits() ^ Long.MIN_VALUE);
+            }
+            @Override public UUID decode(Object s) {
+                // The JDBC driver returns a UUID; DuckDB's Arrow export its text form.
+                UUID u = s instanceof UUID uuid ? uuid : UUID.fromString(s.toString());
+                return new UUID(u.getMostSignificantBits() ^ Long.MIN_VALUE, u.getLeastSignificantBits() ^ Long.MIN_VALUE);
+            }
+        });
     }
 
     private static void register(ValueType<?> type) {
@@ -284,6 +322,25 @@ public abstract class ValueType<V> {
             }
         }
         return sb.toString();
+    }
+
+    // ------------------------------------------------------------------ instants
+
+    private static final BigInteger NANOS_PER_SECOND = BigInteger.valueOf(1_000_000_000L);
+
+    /** Nanoseconds since the epoch, for a second and a nano-of-second in 0..999,999,999. */
+    private static BigInteger nanos(long epochSecond, int nano) {
+        return BigInteger.valueOf(epochSecond).multiply(NANOS_PER_SECOND).add(BigInteger.valueOf(nano));
+    }
+
+    /** The inverse of {@link #nanos}: floor division, so that the nano-of-second is never negative. */
+    private static long[] secondsAndNanos(Object stored) {
+        BigInteger n = stored instanceof BigInteger b ? b : new BigInteger(stored.toString());
+        BigInteger[] qr = n.divideAndRemainder(NANOS_PER_SECOND);
+        if (qr[1].signum() < 0) {
+            return new long[]{qr[0].longValueExact() - 1, qr[1].longValue() + 1_000_000_000L};
+        }
+        return new long[]{qr[0].longValueExact(), qr[1].longValue()};
     }
 
     // ------------------------------------------------------------------ decimals

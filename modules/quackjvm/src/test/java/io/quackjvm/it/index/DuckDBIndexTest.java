@@ -25,12 +25,13 @@ import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.UUID;
 
 import static com.googlecode.cqengine.query.QueryFactory.and;
 import static com.googlecode.cqengine.query.QueryFactory.between;
@@ -475,11 +476,14 @@ class DuckDBIndexTest {
 
     @Test
     void unsupportedValueTypesAndOtherPersistencesAreRefused() {
-        SimpleAttribute<Item, UUID> uuid = new SimpleAttribute<>(Item.class, UUID.class, "uuid") {
-            @Override public UUID getValue(Item o, QueryOptions q) { return new UUID(o.id, o.id); }
+        SimpleAttribute<Item, OffsetDateTime> at = new SimpleAttribute<>(Item.class, OffsetDateTime.class, "at") {
+            @Override public OffsetDateTime getValue(Item o, QueryOptions q) {
+                return OffsetDateTime.of(2024, 1, 1, 0, 0, o.id, 0, ZoneOffset.UTC);
+            }
         };
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> DuckDBIndex.onAttribute(uuid));
-        assertTrue(e.getMessage().contains("java.util.UUID") && e.getMessage().contains("BigDecimal"), e.getMessage());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> DuckDBIndex.onAttribute(at));
+        assertTrue(e.getMessage().contains("java.time.OffsetDateTime") && e.getMessage().contains("BigDecimal"),
+                e.getMessage());
         try (DuckDBPersistence<Item, Integer> p = DuckDBPersistence.onPrimaryKey(Item.ID)) {
             IndexedCollection<Item> c = new ConcurrentIndexedCollection<>(p);
             c.addIndex(DuckDBIndex.onAttribute(Item.NAME));
