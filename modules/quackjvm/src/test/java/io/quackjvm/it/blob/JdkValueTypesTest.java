@@ -6,6 +6,8 @@ import com.googlecode.cqengine.attribute.SimpleAttribute;
 import com.googlecode.cqengine.query.option.QueryOptions;
 import com.googlecode.cqengine.resultset.ResultSet;
 import io.quackjvm.api.DuckDBPersistence;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -59,6 +61,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -242,32 +245,49 @@ class JdkValueTypesTest {
         }
     }
 
+    /** One in-memory database per holder class for all cases; each case stores its objects under new IDs. */
+    private static DuckDBPersistence<Holder, Integer> records;
+    private static DuckDBPersistence<PlainHolder, Integer> plains;
+    private static IndexedCollection<Holder> holders;
+    private static IndexedCollection<PlainHolder> plainHolders;
+    private static final AtomicInteger IDS = new AtomicInteger();
+
+    @BeforeAll
+    static void open() {
+        records = DuckDBPersistence.builder(Holder.ID).layout("blob").build();
+        holders = new ConcurrentIndexedCollection<>(records);
+        plains = DuckDBPersistence.builder(PlainHolder.ID).layout("blob").build();
+        plainHolders = new ConcurrentIndexedCollection<>(plains);
+    }
+
+    @AfterAll
+    static void close() {
+        records.close();
+        plains.close();
+    }
+
     @ParameterizedTest(name = "{0}")
     @MethodSource("values")
     void aRecordFieldRoundTrips(String name, Supplier<?> value) {
-        try (DuckDBPersistence<Holder, Integer> p = DuckDBPersistence.builder(Holder.ID).layout("blob").build()) {
-            IndexedCollection<Holder> holders = new ConcurrentIndexedCollection<>(p);
-            holders.add(new Holder(1, value.get()));
-            holders.add(new Holder(2, null));
-            assertExactly(value.get(), read(holders, Holder.ID, 1).value(), name);
-            assertNull(read(holders, Holder.ID, 2).value());
-        }
+        int id = IDS.incrementAndGet();
+        holders.add(new Holder(id, value.get()));
+        holders.add(new Holder(-id, null));
+        assertExactly(value.get(), read(holders, Holder.ID, id).value(), name);
+        assertNull(read(holders, Holder.ID, -id).value());
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("values")
     void aPlainClassFieldRoundTrips(String name, Supplier<?> value) {
-        try (DuckDBPersistence<PlainHolder, Integer> p = DuckDBPersistence.builder(PlainHolder.ID).layout("blob").build()) {
-            IndexedCollection<PlainHolder> holders = new ConcurrentIndexedCollection<>(p);
-            Object original = value.get();
-            // the same value twice in one object, then alone: Kryo's references must not mix them up
-            holders.add(new PlainHolder(1, List.of(original, original)));
-            holders.add(new PlainHolder(2, original));
-            List<?> pair = (List<?>) read(holders, PlainHolder.ID, 1).value;
-            assertSame(pair.get(0), pair.get(1), name + ": one object referenced twice stays one object");
-            assertExactly(value.get(), pair.get(0), name);
-            assertExactly(value.get(), read(holders, PlainHolder.ID, 2).value, name);
-        }
+        int id = IDS.incrementAndGet();
+        Object original = value.get();
+        // the same value twice in one object, then alone: Kryo's back-references must resolve to the value itself
+        plainHolders.add(new PlainHolder(id, List.of(original, original)));
+        plainHolders.add(new PlainHolder(-id, original));
+        List<?> pair = (List<?>) read(plainHolders, PlainHolder.ID, id).value;
+        assertSame(pair.get(0), pair.get(1), name + ": one object referenced twice stays one object");
+        assertExactly(value.get(), pair.get(0), name);
+        assertExactly(value.get(), read(plainHolders, PlainHolder.ID, -id).value, name);
     }
 
     /** The fields below are declared with their own types, so Kryo writes no class for the final ones. */
