@@ -46,9 +46,10 @@ import java.util.regex.Pattern;
  * a {@code UUID} is two longs, a view is its elements and is rebuilt through the factory that made it.
  *
  * <p>They are added as default serializers, never registered, so no registration ID changes, and each writes the
- * bytes earlier versions wrote for every value those versions could store. Where a value needs more than the
- * old bytes held (a comparator, a later offset at a DST overlap, a locale's script), the extra comes behind a
- * marker that old data can never contain, so rows written before still read back as before.
+ * bytes earlier versions wrote for every value those versions read back exactly. Where a value needs more than
+ * the old bytes held (a sorted view's comparator, {@code Stream.toList()}'s tolerance of nulls, a later offset at
+ * a DST overlap, a locale's script or extensions), the extra comes behind a marker that old data never contains,
+ * so rows written before still read back.
  */
 final class JdkSerializers {
 
