@@ -44,7 +44,7 @@ class ReliabilityCrashTest {
 
     @Test
     void killedAtRandomMomentsTheFileKeepsEveryAcknowledgedWriteAndNothingHalfDone() throws Exception {
-        int kills = Soak.size(5, 80);
+        int kills = Soak.size(5, 50);
         long seed = Long.getLong("reliability.seed", System.nanoTime());
         String seedNote = " (seed " + seed + "; rerun with -Dreliability.seed=" + seed + ")";
         Random random = new Random(seed);
@@ -63,7 +63,7 @@ class ReliabilityCrashTest {
             Path out = dir.resolve("child-" + k + ".out");
             Request.Kind target = k % 5 == 4 ? null : TARGETS.get(random.nextInt(TARGETS.size()));
             Process child = new ProcessBuilder(ChildJvm.command(CrashWorker.class,
-                    List.of("-Xmx256m", "-XX:+UseSerialGC", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn"),
+                    List.of("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn"),
                     List.of(db.toString(), log.toString(), Long.toString(seed + k), Integer.toString(KEY_SPACE))))
                     .redirectErrorStream(true).redirectOutput(out.toFile()).start();
             long t0 = System.nanoTime();
