@@ -75,8 +75,7 @@ final class Soak {
              Statement s = c.createStatement();
              ResultSet rs = s.executeQuery("SELECT library_version, source_id FROM pragma_version()")) {
             rs.next();
-            return rs.getString(1) + " (" + rs.getString(2) + "), duckdb_jdbc "
-                    + org.duckdb.DuckDBDriver.class.getPackage().getImplementationVersion();
+            return rs.getString(1) + " (" + rs.getString(2) + "), JDBC driver " + c.getMetaData().getDriverVersion();
         }
     }
 
