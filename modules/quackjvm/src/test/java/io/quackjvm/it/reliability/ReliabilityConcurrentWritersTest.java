@@ -1,9 +1,7 @@
 package io.quackjvm.it.reliability;
 
 import com.googlecode.cqengine.resultset.ResultSet;
-import io.quackjvm.api.QuackException;
 import io.quackjvm.api.WriteConflictException;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -55,20 +53,6 @@ class ReliabilityConcurrentWritersTest {
         report("serializeWrites(true)", o);
     }
 
-    @Test
-    void unserialisedWritersFailWholeAndOnlyWithQuackExceptions() throws Exception {
-        Outcome o = run(false);
-        for (Throwable e : o.examples) {
-            assertTrue(e instanceof QuackException, "with serializeWrites(false) a failure must be a QuackException, got "
-                    + e + o.seedNote);
-        }
-        report("serializeWrites(false)", o);
-    }
-
-    // TODO(#12): enable once main has the engine fix that reports every conflict as a WriteConflictException; today
-    // about 1.5% of failures are plain QuackExceptions (a duplicate key at commit, an Appender creation error), and
-    // this test finds them. When enabled, it covers everything the QuackException test above does.
-    @Disabled("needs the engine fix from main")
     @Test
     void unserialisedWritersFailOnlyWithWriteConflictsAndNeverHalfWrite() throws Exception {
         Outcome o = run(false);
