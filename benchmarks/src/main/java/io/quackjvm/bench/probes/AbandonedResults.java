@@ -57,6 +57,9 @@ public final class AbandonedResults {
             report.append(String.format(Locale.ROOT, "%nAfter close(), the file reopened in the same JVM in %.1f ms "
                             + "with %d cars.%n", (System.nanoTime() - start) / 1e6,
                     new ConcurrentIndexedCollection<>(p).size()));
+        } catch (RuntimeException e) {
+            report.append("\nAfter close(), reopening the file in the same JVM failed: ").append(e.getMessage())
+                    .append('\n');
         }
         Worker.deleteRecursively(dir);
         Files.createDirectories(out);
