@@ -131,6 +131,11 @@ public final class CollectionTable<O, A> {
         return keyType.sqlType;
     }
 
+    /** The layout's columns as declared (type and compression), for rewriting the table ({@link Compactor}). */
+    List<Column> layoutColumns() {
+        return layout.columns();
+    }
+
     RequestScopes scopes() {
         return scopes;
     }
