@@ -67,6 +67,8 @@ public final class Database implements AutoCloseable {
     private final ResultReaderProvider bulkReader;
     private final String bulkReaderUnavailable;
     private volatile boolean closed;
+    /** The temporary directory of an in-memory database, deleted on close ({@link SpillDirectory}); else null. */
+    private Path spillDirectory;
 
     private Database(Path file, Connection root, ConnectionPool pool, WritePolicy writePolicy,
                      ResultReaderProvider pointReader, ResultReaderProvider bulkReader, String bulkReaderUnavailable) {
@@ -135,6 +137,11 @@ public final class Database implements AutoCloseable {
                     + "this JVM by another DuckDBPersistence or DuckDBDatabase. Close that one first, or keep several "
                     + "collections in one DuckDBDatabase.", null);
         }
+        Path spill = null;
+        if (file == null && !properties.containsKey("temp_directory")) {
+            spill = SpillDirectory.create();
+            properties.setProperty("temp_directory", spill.toString());
+        }
         if (file != null) {
             // Spill files next to the database, as DuckDB does for a database opened by its file name; the
             // in-memory database the file is attached to would otherwise spill into the working directory.
@@ -151,6 +158,7 @@ public final class Database implements AutoCloseable {
                 }
             }
         } catch (SQLException e) {
+            SpillDirectory.delete(spill);
             if (root != null) {
                 try {
                     root.close();
@@ -170,6 +178,7 @@ public final class Database implements AutoCloseable {
         Database db = new Database(file, root, poolProvider.create(root, settings.maxPooledConnections()),
                 policyProvider.create(settings.serializeWrites()), point, bulk,
                 bulk != null ? null : bulkReasons.isEmpty() ? "no bulk reader module is present" : String.join("; ", bulkReasons));
+        db.spillDirectory = spill;
         if (file != null && OPEN_FILES.putIfAbsent(file, db) != null) {
             db.closeQuietly();
             throw new DatabaseLockedException(file, "Cannot open database file " + file + ": it is already open in "
@@ -304,5 +313,6 @@ public final class Database implements AutoCloseable {
         } catch (SQLException e) {
             LOG.warn("Closing {} failed: {}", describe(), e.getMessage());
         }
+        SpillDirectory.delete(spillDirectory);
     }
 }
