@@ -7,11 +7,12 @@ import com.googlecode.cqengine.index.sqlite.SQLitePersistence;
 import com.googlecode.cqengine.persistence.support.ObjectStore;
 import com.googlecode.cqengine.query.option.QueryOptions;
 import io.quackjvm.api.internal.CollectionTable;
-import io.quackjvm.api.internal.KeyType;
+import io.quackjvm.api.internal.Compactor;
 import io.quackjvm.api.internal.Database;
 import io.quackjvm.api.internal.DatabaseSettings;
 import io.quackjvm.api.internal.DuckDBIdentityIndex;
 import io.quackjvm.api.internal.DuckDBObjectStore;
+import io.quackjvm.api.internal.KeyType;
 import io.quackjvm.api.internal.MemoryLimit;
 import io.quackjvm.api.internal.Providers;
 import io.quackjvm.api.spi.ConnectionPoolProvider;
@@ -168,15 +169,29 @@ public final class DuckDBPersistence<O, A extends Comparable<A>> implements SQLi
     }
 
     /**
-     * Runs a DuckDB CHECKPOINT: flushes the write-ahead log into the file and reclaims space from deleted rows.
+     * Reclaims the space of deleted rows: rewrites this collection's object table and each of its index tables
+     * (index tables come out sorted by value, as after {@link #optimize()}) in one transaction, then runs a DuckDB
+     * CHECKPOINT, which flushes the write-ahead log into the file and frees the old tables' blocks for reuse.
+     * A checkpoint alone does not do it: DuckDB keeps the deleted rows of a table with an index, and the object
+     * table has one (its primary key).
      *
-     * @throws QuackException when a transaction is open (every unclosed ResultSet holds one), naming the cause
+     * <p>A maintenance operation: it writes a second copy of the collection (and needs room for it) while holding
+     * the collection's write lock; readers are not blocked and an open result keeps reading what it started with.
+     * A crash during it loses nothing: before its commit the old tables stand, after it the new ones. Freed blocks
+     * inside the file are reused by later writes rather than returned at once, so a file compacted regularly
+     * stays within a small multiple of a freshly written one. If a result opened before the call is still open,
+     * DuckDB refuses the checkpoint; the rewrite stands and the next checkpoint (the next {@code compact()}, or
+     * {@code close()}) frees the space. Cost and measurements: docs/tuning.md.
+     *
+     * @throws QuackException when another write to this collection is still open after two seconds (a write
+     *                        running on another thread, or an unclosed ResultSet of a request that wrote), naming
+     *                        the cause; nothing has been changed then
      */
     @Override
     public void compact() {
         database.checkOpen();
         database.checkWritable("compact()");
-        database.checkpoint(true);
+        Compactor.compact(table);
     }
 
     /**

@@ -39,6 +39,10 @@ public class QuackException extends RuntimeException {
                     + "the same time (" + detail + "); the whole write was rolled back and may be retried. Keep serializeWrites(true) "
                     + "when writers may touch the same primary key." + (sql == null ? "" : " SQL: " + sql), cause);
         }
+        // DuckDB's words for it; an Appender's error leaves out the first and keeps the advice.
+        if (detail.contains("Out of Memory Error") || detail.contains("Increasing the memory limit")) {
+            return new QuackException(io.quackjvm.api.internal.MemoryLimit.explainOutOfMemory(action, detail, sql), cause);
+        }
         return new QuackException(action + " failed: " + detail + (sql == null ? "" : " SQL: " + sql), cause);
     }
 }

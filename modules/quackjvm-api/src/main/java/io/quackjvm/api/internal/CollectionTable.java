@@ -136,6 +136,11 @@ public final class CollectionTable<O, A> {
         return keyType;
     }
 
+    /** The layout's columns as declared (type and compression), for rewriting the table ({@link Compactor}). */
+    List<Column> layoutColumns() {
+        return layout.columns();
+    }
+
     RequestScopes scopes() {
         return scopes;
     }

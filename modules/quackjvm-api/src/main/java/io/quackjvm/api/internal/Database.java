@@ -69,6 +69,8 @@ public final class Database implements AutoCloseable {
     private final boolean readOnly;
     private final OpenResources resources;
     private volatile boolean closed;
+    /** The temporary directory of an in-memory database, deleted on close ({@link SpillDirectory}); else null. */
+    private Path spillDirectory;
 
     private Database(Path file, boolean readOnly, Connection root, ConnectionPool pool, WritePolicy writePolicy,
                      ResultReaderProvider pointReader, ResultReaderProvider bulkReader, String bulkReaderUnavailable,
@@ -146,6 +148,11 @@ public final class Database implements AutoCloseable {
                     + "this JVM by another DuckDBPersistence or DuckDBDatabase. Close that one first, or keep several "
                     + "collections in one DuckDBDatabase.", null);
         }
+        Path spill = null;
+        if (file == null && !properties.containsKey("temp_directory")) {
+            spill = SpillDirectory.create();
+            properties.setProperty("temp_directory", spill.toString());
+        }
         if (file != null) {
             // Spill files next to the database, as DuckDB does for a database opened by its file name; the
             // in-memory database the file is attached to would otherwise spill into the working directory.
@@ -165,6 +172,7 @@ public final class Database implements AutoCloseable {
                 }
             }
         } catch (SQLException e) {
+            SpillDirectory.delete(spill);
             if (root != null) {
                 try {
                     root.close();
@@ -185,6 +193,7 @@ public final class Database implements AutoCloseable {
                 policyProvider.create(settings.serializeWrites()), point, bulk,
                 bulk != null ? null : bulkReasons.isEmpty() ? "no bulk reader module is present" : String.join("; ", bulkReasons),
                 settings.trackUnclosedResults());
+        db.spillDirectory = spill;
         if (file != null && OPEN_FILES.putIfAbsent(file, db) != null) {
             db.closeQuietly();
             throw new DatabaseLockedException(file, "Cannot open database file " + file + ": it is already open in "
@@ -384,5 +393,6 @@ public final class Database implements AutoCloseable {
         } catch (SQLException e) {
             LOG.warn("Closing {} failed: {}", describe(), e.getMessage());
         }
+        SpillDirectory.delete(spillDirectory);
     }
 }

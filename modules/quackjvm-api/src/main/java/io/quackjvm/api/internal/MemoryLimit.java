@@ -35,4 +35,18 @@ public final class MemoryLimit {
         }
         throw new IllegalArgumentException("memoryLimit(\"" + value + "\") is not a memory size; accepted: " + ACCEPTED);
     }
+
+    /**
+     * The message for DuckDB's "Out of Memory Error": it names memoryLimit and what to do. Spilling does not make any
+     * limit work: DuckDB 1.5.5 keeps the primary-key index (an ART) and each running statement's working memory
+     * (hash tables of joins and IN lists, the vectors of every thread) in memory; only table data is evicted.
+     */
+    public static String explainOutOfMemory(String action, String detail, String sql) {
+        return action + " failed: DuckDB ran out of memory within its memory limit (the builder's memoryLimit, "
+                + "default 80% of RAM). Table data is spilled to temporary files, but the primary-key index and the "
+                + "working memory of running statements are not, so the limit must leave room for them: raise "
+                + "memoryLimit (see docs/tuning.md for measured minimums), or lower property(\"threads\", ...) so "
+                + "fewer statements' buffers are held at once. DuckDB said: " + detail
+                + (sql == null ? "" : " SQL: " + sql);
+    }
 }
