@@ -21,12 +21,14 @@ public class QuackException extends RuntimeException {
 
     /**
      * Whether DuckDB's message means another transaction wrote the same rows at the same time: a conflict on a
-     * row, a primary key that another transaction stored first (found at commit), or a transaction that DuckDB's
-     * Appender aborted without an error of its own (it does that for such a key; quackjvm's own writes never
-     * append a key they have not checked).
+     * row, a primary key that another transaction stored first (found by the insert, or at commit), or a
+     * transaction that DuckDB's Appender aborted without an error of its own (it does that for such a key).
+     * quackjvm's own writes look every key up in their transaction before they insert it, so a duplicate key
+     * can only come from another writer.
      */
     private static boolean isConflict(String detail) {
         return detail.contains("Conflict on")
+                || detail.contains("violates primary key constraint")
                 || detail.contains("Failed to commit") && detail.contains("constraint violation")
                 || detail.contains("Current transaction is aborted");
     }
