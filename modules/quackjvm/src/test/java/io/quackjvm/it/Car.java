@@ -92,4 +92,13 @@ public final class Car {
         return new Car(id, makers[m], models[m], Colour.values()[id % Colour.values().length], 2 + id % 4,
                 5000.0 + (id * 37 % 1000) * 10, features);
     }
+
+    /** The cars with ids {@code 0 .. n-1}. */
+    public static List<Car> firstN(int n) {
+        List<Car> out = new java.util.ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            out.add(of(i));
+        }
+        return out;
+    }
 }

@@ -14,9 +14,7 @@ import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
@@ -31,26 +29,18 @@ class FileTest {
     @TempDir
     Path dir;
 
-    private static List<Car> cars(int n) {
-        List<Car> out = new ArrayList<>();
-        for (int i = 0; i < n; i++) {
-            out.add(Car.of(i));
-        }
-        return out;
-    }
-
     @Test
     void aClosedAndReopenedFileReturnsTheSameObjects() {
         Path file = dir.resolve("cars.duckdb");
         try (DuckDBPersistence<Car, Integer> p = DuckDBPersistence.onPrimaryKeyInFile(Car.CAR_ID, file.toFile())) {
             IndexedCollection<Car> cars = new ConcurrentIndexedCollection<>(p);
-            cars.addAll(cars(500));
+            cars.addAll(Car.firstN(500));
             cars.remove(Car.of(7));
             cars.add(Car.of(8).withPrice(1.5));
         }
         try (DuckDBPersistence<Car, Integer> p = DuckDBPersistence.builder(Car.CAR_ID).file(file).build()) {
             IndexedCollection<Car> cars = new ConcurrentIndexedCollection<>(p);
-            Set<Car> expected = new HashSet<>(cars(500));
+            Set<Car> expected = new HashSet<>(Car.firstN(500));
             expected.remove(Car.of(7));
             expected.remove(Car.of(8));
             expected.add(Car.of(8).withPrice(1.5));
@@ -131,7 +121,7 @@ class FileTest {
     @Test
     void aTemporaryFileIsDeletedOnClose() {
         DuckDBPersistence<Car, Integer> p = DuckDBPersistence.onPrimaryKeyInTempFile(Car.CAR_ID);
-        new ConcurrentIndexedCollection<>(p).addAll(cars(100));
+        new ConcurrentIndexedCollection<>(p).addAll(Car.firstN(100));
         assertTrue(p.getBytesUsed() > 0);
         String described = p.toString();
         p.close();

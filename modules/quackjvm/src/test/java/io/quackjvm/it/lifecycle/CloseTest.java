@@ -10,15 +10,10 @@ import io.quackjvm.it.Car;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 import static com.googlecode.cqengine.query.QueryFactory.equal;
 import static com.googlecode.cqengine.query.QueryFactory.greaterThan;
@@ -32,14 +27,6 @@ class CloseTest {
     @TempDir
     Path dir;
 
-    private static List<Car> cars(int n) {
-        List<Car> out = new ArrayList<>();
-        for (int i = 0; i < n; i++) {
-            out.add(Car.of(i));
-        }
-        return out;
-    }
-
     @Test
     void closeReleasesTheFileAndInvalidatesOpenResults() {
         Path file = dir.resolve("cars.duckdb");
@@ -48,7 +35,7 @@ class CloseTest {
                 .trackUnclosedResults(true).build();
         IndexedCollection<Car> cars = new ConcurrentIndexedCollection<>(p);
         cars.addIndex(byMaker);
-        cars.addAll(cars(5_000));
+        cars.addAll(Car.firstN(5_000));
         Iterator<Car> iterator = cars.iterator();
         iterator.next();
         ResultSet<Car> result = cars.retrieve(greaterThan(Car.CAR_ID, 10));
@@ -77,7 +64,7 @@ class CloseTest {
         Path file = dir.resolve("shared.duckdb");
         DuckDBPersistence<Car, Integer> p = DuckDBPersistence.builder(Car.CAR_ID).file(file).build();
         IndexedCollection<Car> cars = new ConcurrentIndexedCollection<>(p);
-        cars.addAll(cars(2_000));
+        cars.addAll(Car.firstN(2_000));
         List<Iterator<Car>> open = new ArrayList<>();
         for (int i = 0; i < 5; i++) {
             Iterator<Car> it = cars.iterator();
@@ -86,32 +73,7 @@ class CloseTest {
         }
         p.close();
 
-        Path reader = dir.resolve("Reader.java");
-        Files.writeString(reader, String.join("\n",
-                "import java.sql.*;",
-                "public class Reader {",
-                "  public static void main(String[] a) throws Exception {",
-                "    try (Connection c = DriverManager.getConnection(\"jdbc:duckdb:\" + a[0]);",
-                "         Statement s = c.createStatement();",
-                "         ResultSet rs = s.executeQuery(\"SELECT count(*) FROM car\")) {",
-                "      rs.next();",
-                "      System.out.println(\"rows \" + rs.getLong(1));",
-                "    }",
-                "  }",
-                "}"));
-        String duckdbJar = Path.of(org.duckdb.DuckDBConnection.class.getProtectionDomain().getCodeSource()
-                .getLocation().toURI()).toString();
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Process process = new ProcessBuilder(java, "-cp", duckdbJar, reader.toString(), file.toString())
-                .redirectErrorStream(true).start();
-        String output;
-        try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(),
-                StandardCharsets.UTF_8))) {
-            output = String.join("\n", out.lines().toList());
-        }
-        assertTrue(process.waitFor(60, TimeUnit.SECONDS), "the reader process did not finish");
-        assertEquals(0, process.exitValue(), output);
-        assertTrue(output.contains("rows 2000"), output);
+        assertEquals(2_000, OtherProcess.countRows(dir, file, "car", false));
         assertEquals(5, open.size());
     }
 
@@ -122,7 +84,7 @@ class CloseTest {
                 .memoryLimit("256MB").build()) {
             IndexedCollection<Car> cars = new ConcurrentIndexedCollection<>(p);
             cars.addIndex(DuckDBIndex.onAttribute(Car.PRICE));
-            cars.addAll(cars(20_000));
+            cars.addAll(Car.firstN(20_000));
             for (int i = 0; i < 300; i++) {
                 // half-read and dropped: never exhausted, never closed
                 Iterator<Car> it = i % 2 == 0 ? cars.iterator()

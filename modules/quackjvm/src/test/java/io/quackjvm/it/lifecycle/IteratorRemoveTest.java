@@ -13,9 +13,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Iterator;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
@@ -43,14 +41,6 @@ class IteratorRemoveTest {
     @TempDir
     Path dir;
 
-    private static List<Car> cars(int n) {
-        List<Car> out = new ArrayList<>();
-        for (int i = 0; i < n; i++) {
-            out.add(Car.of(i));
-        }
-        return out;
-    }
-
     @ParameterizedTest
     @EnumSource(Kind.class)
     void aRemovalIsVisibleAtOnceAndSurvivesAnAbandonedIterator(Kind kind) throws Exception {
@@ -59,7 +49,7 @@ class IteratorRemoveTest {
         try (DuckDBPersistence<Car, Integer> p = DuckDBPersistence.builder(Car.CAR_ID).file(file).build()) {
             IndexedCollection<Car> cars = kind.make.apply(p);
             cars.addIndex(DuckDBIndex.onAttribute(Car.MANUFACTURER));
-            cars.addAll(cars(100));
+            cars.addAll(Car.firstN(100));
             Iterator<Car> it = cars.iterator();
             removed = it.next();
             it.remove();
@@ -95,7 +85,7 @@ class IteratorRemoveTest {
     void removingEverythingThroughTheIteratorEmptiesTheCollection(Kind kind) {
         try (DuckDBPersistence<Car, Integer> p = DuckDBPersistence.onPrimaryKey(Car.CAR_ID)) {
             IndexedCollection<Car> cars = kind.make.apply(p);
-            cars.addAll(cars(40));
+            cars.addAll(Car.firstN(40));
             int seen = 0;
             for (Iterator<Car> it = cars.iterator(); it.hasNext(); ) {
                 Car c = it.next();

@@ -12,14 +12,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 import static com.googlecode.cqengine.query.QueryFactory.equal;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -39,11 +33,7 @@ class ReadOnlyTest {
         try (DuckDBPersistence<Car, Integer> p = DuckDBPersistence.builder(Car.CAR_ID).file(file).build()) {
             IndexedCollection<Car> cars = new ConcurrentIndexedCollection<>(p);
             cars.addIndex(DuckDBIndex.onAttribute(Car.MANUFACTURER));
-            List<Car> all = new ArrayList<>();
-            for (int i = 0; i < 1_000; i++) {
-                all.add(Car.of(i));
-            }
-            cars.addAll(all);
+            cars.addAll(Car.firstN(1_000));
         }
     }
 
@@ -94,35 +84,7 @@ class ReadOnlyTest {
         try (DuckDBPersistence<Car, Integer> p = readOnly()) {
             IndexedCollection<Car> cars = new ConcurrentIndexedCollection<>(p);
             assertEquals(1_000, cars.size());
-            Path reader = dir.resolve("Reader.java");
-            Files.writeString(reader, String.join("\n",
-                    "import java.sql.*;",
-                    "import java.util.Properties;",
-                    "public class Reader {",
-                    "  public static void main(String[] a) throws Exception {",
-                    "    Properties p = new Properties();",
-                    "    p.setProperty(\"access_mode\", \"READ_ONLY\");",
-                    "    try (Connection c = DriverManager.getConnection(\"jdbc:duckdb:\" + a[0], p);",
-                    "         Statement s = c.createStatement();",
-                    "         ResultSet rs = s.executeQuery(\"SELECT count(*) FROM car\")) {",
-                    "      rs.next();",
-                    "      System.out.println(\"rows \" + rs.getLong(1));",
-                    "    }",
-                    "  }",
-                    "}"));
-            String duckdbJar = Path.of(org.duckdb.DuckDBConnection.class.getProtectionDomain().getCodeSource()
-                    .getLocation().toURI()).toString();
-            String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-            Process process = new ProcessBuilder(java, "-cp", duckdbJar, reader.toString(), file.toString())
-                    .redirectErrorStream(true).start();
-            String output;
-            try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(),
-                    StandardCharsets.UTF_8))) {
-                output = String.join("\n", out.lines().toList());
-            }
-            assertTrue(process.waitFor(60, TimeUnit.SECONDS), "the reader process did not finish");
-            assertEquals(0, process.exitValue(), output);
-            assertTrue(output.contains("rows 1000"), output);
+            assertEquals(1_000, OtherProcess.countRows(dir, file, "car", true));
             assertEquals(1_000, cars.size());
         }
     }
