@@ -16,7 +16,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
@@ -30,8 +33,8 @@ import static org.junit.jupiter.api.Assumptions.abort;
  * Every module under {@code modules/} is checked against a golden file {@code descriptors/<artifact>.expected.txt}
  * (format: {@link ModuleDescriptorText}), read from the jar the build produced, and against the rules of the
  * architecture: named, not open, every package under the module name, provider modules export and open
- * nothing and depend on no module of ours but the api, and every {@code provides} is also registered in
- * {@code META-INF/services} for class-path users.
+ * nothing, depend on no module of ours but the api and use nothing of it but its SPI package, and every
+ * {@code provides} is also registered in {@code META-INF/services} for class-path users.
  *
  * <p>Adding a module: build it, then run this class with {@code -Dquackjvm.updateDescriptors=true}, which
  * writes the golden file of every built module; review the new file and commit it. A module whose jar has not
@@ -151,6 +154,41 @@ class ModuleDescriptorTests {
                     + "and no other module of ours");
             d.provides().forEach(p -> assertTrue(p.service().startsWith(API + ".spi."),
                     () -> d.name() + " provides " + p.service() + ", which is not one of our SPI types"));
+        }));
+    }
+
+    /** A class name under {@code io.quackjvm.api} as a class file spells it (in the constant pool). */
+    private static final Pattern API_CLASS = Pattern.compile("io/quackjvm/api/([A-Za-z0-9_$/]+)");
+
+    /**
+     * Provider modules reach the api only through {@code io.quackjvm.api.spi}: a reference to a user API class
+     * (such as {@code ColumnarLayout}) would make a provider depend on what users see, which may change for users'
+     * sake. Checked on the built class files, so fully qualified names and descriptors count too.
+     */
+    @TestFactory
+    Stream<DynamicTest> providerModulesUseOnlyTheSpiOfTheApi() throws IOException {
+        return goldenArtifacts().stream().map(artifact -> DynamicTest.dynamicTest(artifact, () -> {
+            ModuleDescriptor d = builtDescriptor(artifact);
+            if (d.provides().isEmpty() || d.name().equals(API)) {
+                return;
+            }
+            Set<String> used = new TreeSet<>();
+            try (JarFile jar = new JarFile(jarOf(artifact).toFile())) {
+                for (JarEntry entry : jar.stream().filter(e -> e.getName().endsWith(".class")).toList()) {
+                    String bytes;
+                    try (var in = jar.getInputStream(entry)) {
+                        bytes = new String(in.readAllBytes(), StandardCharsets.ISO_8859_1);
+                    }
+                    Matcher m = API_CLASS.matcher(bytes);
+                    while (m.find()) {
+                        if (!m.group(1).startsWith("spi/")) {
+                            used.add(entry.getName() + " -> " + m.group());
+                        }
+                    }
+                }
+            }
+            assertTrue(used.isEmpty(), () -> "Provider module " + d.name() + " must use only io.quackjvm.api.spi, "
+                    + "but uses " + used);
         }));
     }
 

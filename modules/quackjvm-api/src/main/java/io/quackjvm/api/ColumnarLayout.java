@@ -1,5 +1,8 @@
 package io.quackjvm.api;
 
+import io.quackjvm.api.spi.ColumnarDescription;
+import io.quackjvm.api.spi.ObjectLayoutProvider;
+
 import java.lang.reflect.Constructor;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
@@ -38,7 +41,8 @@ import java.util.function.Function;
  * </ul>
  * Only describing happens here; whether every field's type can be stored is checked by the columnar layout when the
  * persistence is built, and an unsupported type fails there, naming the class, the field and its type. The
- * supported types and their DuckDB columns are listed in {@code docs/columnar.md}.
+ * supported types and their DuckDB columns are listed in {@code docs/columnar.md}. What a layout provider needs to
+ * read and rebuild objects is in {@link #description()}.
  *
  * <p><b>Modules.</b> Reading and writing fields reflectively needs access: on the module path, a record's or
  * class's package must be opened to {@code io.quackjvm.api} ({@code opens my.pkg to io.quackjvm.api;}), unless
@@ -64,17 +68,14 @@ public final class ColumnarLayout<O> {
     private final Class<O> objectType;
     private final Kind kind;
     private final List<Field<O>> fields;
-    private final Function<Object[], O> factory;
-    /** For reflective layouts: the fields to set, in {@link #fields} order (see {@link #fill}). */
-    private final List<java.lang.reflect.Field> setters;
+    private final Description<O> description;
 
     private ColumnarLayout(Class<O> objectType, Kind kind, List<Field<O>> fields, Function<Object[], O> factory,
                            List<java.lang.reflect.Field> setters) {
         this.objectType = objectType;
         this.kind = kind;
         this.fields = List.copyOf(fields);
-        this.factory = factory;
-        this.setters = List.copyOf(setters);
+        this.description = new Description<>(objectType, kind, this.fields, factory, setters);
         Set<String> seen = new java.util.HashSet<>();
         for (Field<O> f : this.fields) {
             // DuckDB column names are case-insensitive: "price" and "Price" would be one column.
@@ -165,7 +166,7 @@ public final class ColumnarLayout<O> {
             noArgs = type.getDeclaredConstructor();
             open(type, noArgs);
         } catch (NoSuchMethodException e) {
-            // rebuilt without a constructor by the layout provider: see newObject
+            // rebuilt without a constructor by the layout provider: see ColumnarDescription.canConstruct
         }
         Constructor<O> ctor = noArgs;
         Function<Object[], O> factory = ctor == null ? null : values -> {
@@ -197,37 +198,11 @@ public final class ColumnarLayout<O> {
     }
 
     /**
-     * Whether {@link #newObject} can build objects by itself; {@code false} only for a {@link #reflective} layout of
-     * a class without a no-argument constructor, whose objects the layout provider allocates and passes to
-     * {@link #fill}.
+     * The provider's side of this layout: how to read each field and build objects again. The builder passes it to
+     * {@link ObjectLayoutProvider#createTable}; users do not need it.
      */
-    public boolean canConstruct() {
-        return factory != null;
-    }
-
-    /**
-     * Builds an object from one value per field, in {@link #fields()} order. For layout providers.
-     *
-     * @throws IllegalStateException when {@link #canConstruct()} is {@code false}, or the constructor or factory
-     *                               throws (the cause is kept)
-     */
-    public O newObject(Object[] values) {
-        if (factory == null) {
-            throw new IllegalStateException(objectType.getName() + " has no no-argument constructor; allocate the "
-                    + "object and call fill");
-        }
-        return factory.apply(values);
-    }
-
-    /**
-     * Sets every field of an allocated object of a {@link #reflective} layout from one value per field, in
-     * {@link #fields()} order. For layout providers.
-     */
-    public void fill(O object, Object[] values) {
-        if (kind != Kind.REFLECTIVE) {
-            throw new IllegalStateException("Only reflective layouts are filled field by field");
-        }
-        fill(setters, object, values);
+    public ColumnarDescription<O> description() {
+        return description;
     }
 
     private static void fill(List<java.lang.reflect.Field> setters, Object o, Object[] values) {
@@ -284,8 +259,8 @@ public final class ColumnarLayout<O> {
     }
 
     /**
-     * One field of a layout: a column name, a Java type (generic, so that {@code List<String>} is known to be a list
-     * of strings) and how to read it from an object. Immutable.
+     * One field of a layout: a column name and a Java type (generic, so that {@code List<String>} is known to be a
+     * list of strings). Immutable.
      *
      * @param <O> the object type
      */
@@ -310,7 +285,76 @@ public final class ColumnarLayout<O> {
             return type;
         }
 
-        /** The field's value in {@code object}. */
+        @Override
+        public String toString() {
+            return name + ": " + type.getTypeName();
+        }
+    }
+
+    /** The {@link ColumnarDescription} of a layout: its fields' getters, its factory and, if reflective, setters. */
+    private static final class Description<O> implements ColumnarDescription<O> {
+        private final Class<O> objectType;
+        private final Kind kind;
+        private final List<ColumnarDescription.Field<O>> fields;
+        private final Function<Object[], O> factory;
+        /** For reflective layouts: the fields to set, in {@link #fields} order (see {@link #fill}). */
+        private final List<java.lang.reflect.Field> setters;
+
+        Description(Class<O> objectType, Kind kind, List<ColumnarLayout.Field<O>> fields,
+                    Function<Object[], O> factory, List<java.lang.reflect.Field> setters) {
+            this.objectType = objectType;
+            this.kind = kind;
+            List<ColumnarDescription.Field<O>> accessors = new ArrayList<>(fields.size());
+            for (ColumnarLayout.Field<O> f : fields) {
+                accessors.add(new Accessor<>(f.name, f.type, f.getter));
+            }
+            this.fields = List.copyOf(accessors);
+            this.factory = factory;
+            this.setters = List.copyOf(setters);
+        }
+
+        @Override
+        public Class<O> objectType() {
+            return objectType;
+        }
+
+        @Override
+        public List<ColumnarDescription.Field<O>> fields() {
+            return fields;
+        }
+
+        @Override
+        public boolean canConstruct() {
+            return factory != null;
+        }
+
+        @Override
+        public O newObject(Object[] values) {
+            if (factory == null) {
+                throw new IllegalStateException(objectType.getName() + " has no no-argument constructor; allocate "
+                        + "the object and call fill");
+            }
+            return factory.apply(values);
+        }
+
+        @Override
+        public void fill(O object, Object[] values) {
+            if (kind != Kind.REFLECTIVE) {
+                throw new IllegalStateException("Only reflective layouts are filled field by field");
+            }
+            ColumnarLayout.fill(setters, object, values);
+        }
+
+        @Override
+        public String toString() {
+            return "ColumnarDescription{" + kind + ' ' + objectType.getName() + ", " + fields + '}';
+        }
+    }
+
+    /** A field's name, type and getter, as a layout provider reads it. */
+    private record Accessor<O>(String name, Type type, Function<? super O, ?> getter)
+            implements ColumnarDescription.Field<O> {
+        @Override
         public Object get(O object) {
             return getter.apply(object);
         }

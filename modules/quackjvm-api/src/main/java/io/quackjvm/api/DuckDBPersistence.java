@@ -478,7 +478,8 @@ public final class DuckDBPersistence<O, A extends Comparable<A>> implements SQLi
                     : Providers.load(ObjectLayoutProvider.class).named(layoutName != null ? layoutName
                     : columnarLayout != null ? "columnar" : "blob");
             Class<O> type = primaryKey.getObjectType();
-            ObjectTable<O> objectTable = layoutProvider.createTable(type, columnarLayout);
+            ObjectTable<O> objectTable = layoutProvider.createTable(type,
+                    columnarLayout == null ? null : columnarLayout.description());
             String tableName = name != null ? name : defaultName(type);
             Database database = Database.open(new DatabaseSettings(file, memoryLimit, Map.copyOf(properties),
                     serializeWrites == null || serializeWrites,

@@ -7,6 +7,7 @@ import com.googlecode.cqengine.query.option.QueryOptions;
 import com.googlecode.cqengine.resultset.ResultSet;
 import io.quackjvm.api.DuckDBPersistence;
 import io.quackjvm.api.spi.Column;
+import io.quackjvm.api.spi.LayoutDescription;
 import io.quackjvm.api.spi.ObjectLayoutProvider;
 import io.quackjvm.api.spi.ObjectTable;
 import org.junit.jupiter.api.Test;
@@ -144,7 +145,12 @@ public abstract class ObjectLayoutContract<O, K extends Comparable<K>> extends P
 
     @Test
     public void rejectsALayoutDescriptionItDoesNotUnderstand() {
-        Object nonsense = new Object() {
+        LayoutDescription nonsense = new LayoutDescription() {
+            @Override
+            public Class<?> objectType() {
+                return primaryKey().getObjectType();
+            }
+
             @Override
             public String toString() {
                 return "a layout description no provider understands";

@@ -1,5 +1,6 @@
 package org.example.quackjvm.json;
 
+import io.quackjvm.api.spi.LayoutDescription;
 import io.quackjvm.api.spi.ObjectLayoutProvider;
 import io.quackjvm.api.spi.ObjectTable;
 
@@ -23,7 +24,7 @@ public final class JsonTextLayoutProvider implements ObjectLayoutProvider {
     }
 
     @Override
-    public <O> ObjectTable<O> createTable(Class<O> objectType, Object layout) {
+    public <O> ObjectTable<O> createTable(Class<O> objectType, LayoutDescription layout) {
         if (layout != null) {
             throw new IllegalArgumentException("The json-text layout takes no layout description, but was given "
                     + layout);

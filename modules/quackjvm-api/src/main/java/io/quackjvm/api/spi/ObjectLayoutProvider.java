@@ -13,10 +13,11 @@ public interface ObjectLayoutProvider extends Provider {
      * Creates the object table for one collection.
      *
      * @param objectType the class of the stored objects
-     * @param layout     the layout description given to the builder, or {@code null} when the user chose none;
-     *                   a provider that does not understand it throws {@link IllegalArgumentException}
+     * @param layout     the layout description given to the builder (a {@link ColumnarDescription} for
+     *                   {@code columnarLayout(...)}), or {@code null} when the user chose none; a provider that does
+     *                   not understand it throws {@link IllegalArgumentException}
      * @throws IllegalArgumentException when objects of this class or this description cannot be stored by this
      *                                  layout; the message must name the class, the field and the reason
      */
-    <O> ObjectTable<O> createTable(Class<O> objectType, Object layout);
+    <O> ObjectTable<O> createTable(Class<O> objectType, LayoutDescription layout);
 }

@@ -1,5 +1,6 @@
 package io.quackjvm.storage.blob;
 
+import io.quackjvm.api.spi.LayoutDescription;
 import io.quackjvm.api.spi.ObjectLayoutProvider;
 import io.quackjvm.api.spi.ObjectTable;
 
@@ -16,7 +17,7 @@ public final class BlobLayoutProvider implements ObjectLayoutProvider {
     }
 
     @Override
-    public <O> ObjectTable<O> createTable(Class<O> objectType, Object layout) {
+    public <O> ObjectTable<O> createTable(Class<O> objectType, LayoutDescription layout) {
         if (layout != null) {
             throw new IllegalArgumentException("The blob layout takes no layout description, but was given " + layout);
         }

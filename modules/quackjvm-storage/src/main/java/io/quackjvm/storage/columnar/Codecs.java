@@ -1,6 +1,6 @@
 package io.quackjvm.storage.columnar;
 
-import io.quackjvm.api.ColumnarLayout;
+import io.quackjvm.api.spi.ColumnarDescription;
 import io.quackjvm.api.spi.RowSource;
 import io.quackjvm.api.spi.RowWriter;
 import io.quackjvm.api.spi.ValueType;
@@ -95,7 +95,7 @@ final class Codecs {
                 throw new Unsupported("record " + c.getName() + " contains itself");
             }
             try {
-                return new StructCodec(ColumnarLayout.ofRecord(c), visiting);
+                return new StructCodec(ColumnarDescription.ofRecord(c), visiting);
             } finally {
                 visiting.remove(c);
             }
@@ -450,15 +450,15 @@ final class Codecs {
 
     /** A record as a DuckDB STRUCT with one field per component. */
     static final class StructCodec extends Codec {
-        private final ColumnarLayout<?> layout;
+        private final ColumnarDescription<?> layout;
         private final String[] names;
         private final Codec[] fields;
 
-        StructCodec(ColumnarLayout<?> layout, Set<Class<?>> visiting) {
+        StructCodec(ColumnarDescription<?> layout, Set<Class<?>> visiting) {
             this(layout, describe(layout, visiting));
         }
 
-        private StructCodec(ColumnarLayout<?> layout, Codec[] fields) {
+        private StructCodec(ColumnarDescription<?> layout, Codec[] fields) {
             super(structType(layout, fields), layout.objectType().getName());
             this.layout = layout;
             this.fields = fields;
@@ -468,10 +468,10 @@ final class Codecs {
             }
         }
 
-        private static Codec[] describe(ColumnarLayout<?> layout, Set<Class<?>> visiting) {
+        private static Codec[] describe(ColumnarDescription<?> layout, Set<Class<?>> visiting) {
             Codec[] out = new Codec[layout.fields().size()];
             for (int i = 0; i < out.length; i++) {
-                ColumnarLayout.Field<?> f = layout.fields().get(i);
+                ColumnarDescription.Field<?> f = layout.fields().get(i);
                 try {
                     out[i] = of(f.type(), true, visiting);
                 } catch (Unsupported u) {
@@ -482,7 +482,7 @@ final class Codecs {
             return out;
         }
 
-        private static String structType(ColumnarLayout<?> layout, Codec[] fields) {
+        private static String structType(ColumnarDescription<?> layout, Codec[] fields) {
             StringBuilder sb = new StringBuilder("STRUCT(");
             for (int i = 0; i < fields.length; i++) {
                 sb.append(i == 0 ? "" : ", ").append('"').append(layout.fields().get(i).name()).append("\" ")
@@ -497,7 +497,7 @@ final class Codecs {
             // LinkedHashMap, not Map.of: the Appender takes STRUCT values inside a LIST only as LinkedHashMaps.
             Map<String, Object> out = new LinkedHashMap<>();
             for (int i = 0; i < fields.length; i++) {
-                Object value = ((ColumnarLayout.Field) layout.fields().get(i)).get(v);
+                Object value = ((ColumnarDescription.Field) layout.fields().get(i)).get(v);
                 out.put(names[i], value == null ? null : fields[i].toSql(value));
             }
             return out;

@@ -1,7 +1,7 @@
 package io.quackjvm.storage.columnar;
 
-import io.quackjvm.api.ColumnarLayout;
 import io.quackjvm.api.spi.Column;
+import io.quackjvm.api.spi.ColumnarDescription;
 import io.quackjvm.api.spi.ObjectTable;
 import io.quackjvm.api.spi.RowSource;
 import io.quackjvm.api.spi.RowWriter;
@@ -18,7 +18,7 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * One typed column per field of a {@link ColumnarLayout}. Thread-safe: the slots are fixed once
+ * One typed column per field of a {@link ColumnarDescription}. Thread-safe: the slots are fixed once
  * {@link #reconcile} has run, which the engine does before any read or write.
  *
  * @param <O> the object type
@@ -29,23 +29,23 @@ final class ColumnarObjectTable<O> implements ObjectTable<O> {
     private record Slot(int field, String name, Codec codec, Column column) {
     }
 
-    private final ColumnarLayout<O> layout;
+    private final ColumnarDescription<O> layout;
     private final Class<O> objectType;
     private final ObjectInstantiator<O> instantiator;
     private volatile Slot[] slots;
     private volatile List<Column> columns;
 
-    ColumnarObjectTable(Class<O> objectType, ColumnarLayout<O> layout) {
+    ColumnarObjectTable(Class<O> objectType, ColumnarDescription<O> layout) {
         this.layout = layout;
         this.objectType = objectType;
-        List<ColumnarLayout.Field<O>> fields = layout.fields();
+        List<ColumnarDescription.Field<O>> fields = layout.fields();
         if (fields.isEmpty()) {
             throw new IllegalArgumentException(objectType.getName() + " has no fields to store in columns; the blob "
                     + "layout stores any object");
         }
         Slot[] s = new Slot[fields.size()];
         for (int i = 0; i < s.length; i++) {
-            ColumnarLayout.Field<O> f = fields.get(i);
+            ColumnarDescription.Field<O> f = fields.get(i);
             Codec codec;
             try {
                 codec = Codecs.of(f.type(), false, new HashSet<>(List.of(layout.objectType())));
