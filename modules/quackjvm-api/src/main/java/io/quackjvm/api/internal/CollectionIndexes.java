@@ -55,7 +55,7 @@ final class CollectionIndexes<O, A> {
 
     /** Creates the index metadata when the file may be written, and notes the index tables the file holds. */
     void open(PooledConnection c) throws SQLException {
-        if (!schema.database().readOnly()) {
+        if (!schema.db.readOnly()) {
             try (Statement s = c.connection().createStatement()) {
                 ensureIndexMetadata(s);
             }
@@ -65,7 +65,7 @@ final class CollectionIndexes<O, A> {
         }
         try (PreparedStatement p = c.connection().prepareStatement("SELECT table_name FROM " + INDEXES
                 + " WHERE collection = ?")) {
-            p.setString(1, schema.name());
+            p.setString(1, schema.name);
             try (ResultSet rs = p.executeQuery()) {
                 while (rs.next()) {
                     unattached.add(rs.getString(1));
@@ -109,7 +109,7 @@ final class CollectionIndexes<O, A> {
 
     /** Describes an attribute index on this collection (nothing is created until {@link #attach}). */
     <V> IndexTable<O, V> describe(Attribute<O, V> attribute, ValueType<V> valueType, IndexStrategyProvider strategy) {
-        return new IndexTable<>(schema.name(), schema.keyType().sqlType, attribute, valueType, strategy);
+        return new IndexTable<>(schema.name, schema.keyType.sqlType, attribute, valueType, strategy);
     }
 
     /**
@@ -121,14 +121,14 @@ final class CollectionIndexes<O, A> {
     boolean attach(IndexTable<O, ?> index, QueryOptions options) {
         for (IndexTable<O, ?> other : indexes) {
             if (other.name().equals(index.name())) {
-                throw new IllegalStateException("Collection '" + schema.name() + "' already has a DuckDB index on "
+                throw new IllegalStateException("Collection '" + schema.name + "' already has a DuckDB index on "
                         + "attribute '" + index.attribute().getAttributeName() + "' (table " + other.name()
                         + ", strategy '" + other.strategy().name() + "'); remove it with removeIndex before adding "
                         + "another one");
             }
         }
         unattached.remove(index.name());
-        Database db = schema.database();
+        Database db = schema.db;
         if (db.readOnly()) {
             // Nothing can be written: an up-to-date table in the file is used as it is, or the index is refused.
             if (!statements.read(options, "Looking up index table " + index.name(), c -> reusable(c, index))) {
@@ -153,7 +153,7 @@ final class CollectionIndexes<O, A> {
                 try (PreparedStatement p = c.connection().prepareStatement("INSERT OR REPLACE INTO " + INDEXES
                         + " VALUES (?, ?, ?, ?, ?, false)")) {
                     p.setString(1, index.name());
-                    p.setString(2, schema.name());
+                    p.setString(2, schema.name);
                     p.setString(3, index.attribute().getAttributeName());
                     p.setString(4, index.strategy().name());
                     p.setString(5, index.valueType().signature());
@@ -190,13 +190,13 @@ final class CollectionIndexes<O, A> {
      */
     private void fill(PooledConnection c, IndexTable<O, ?> index) throws SQLException {
         String key = CollectionSchema.KEY;
-        String select = "SELECT " + schema.columns() + " FROM " + schema.table();
+        String select = "SELECT " + schema.sql().columns() + " FROM " + schema.table;
         String first = select + " ORDER BY " + key + " LIMIT " + stagingChunkRows;
         String next = select + " WHERE " + key + " > ? ORDER BY " + key + " LIMIT " + stagingChunkRows;
         A last = null;
         while (true) {
             List<O> chunk = statements.readAll(c, last == null ? first : next,
-                    last == null ? List.of() : List.of(schema.keyType().encode(last)), true, schema.layout());
+                    last == null ? List.of() : List.of(schema.keyType.encode(last)), true, schema.layout);
             if (chunk.isEmpty()) {
                 return;
             }
@@ -255,7 +255,7 @@ final class CollectionIndexes<O, A> {
             PreparedStatement insert = c.prepare("INSERT INTO " + index.sqlName() + " VALUES (?, ?)");
             try {
                 for (Object v : values) {
-                    schema.keyType().bind(insert, 1, key);
+                    schema.keyType.bind(insert, 1, key);
                     insert.setObject(2, v);
                     insert.executeUpdate();
                 }
@@ -283,7 +283,7 @@ final class CollectionIndexes<O, A> {
                 for (Map.Entry<A, O> e : byKey.entrySet()) {
                     for (Object v : index.encodedValues(e.getValue(), ATTRIBUTE_OPTIONS)) {
                         appender.beginRow();
-                        schema.keyType().write(row, e.getKey());
+                        schema.keyType.write(row, e.getKey());
                         row.putObject(v);
                         appender.endRow();
                         if (++inChunk == stagingChunkRows) {

@@ -38,11 +38,11 @@ final class CollectionReads<O, A> {
 
     int size(QueryOptions options) {
         return (int) Math.min(Integer.MAX_VALUE, statements.queryLong(options, "SELECT count(*) FROM "
-                + schema.table(), List.of()));
+                + schema.table, List.of()));
     }
 
     boolean isEmpty(QueryOptions options) {
-        return statements.queryLong(options, "SELECT count(*) FROM (SELECT 1 FROM " + schema.table() + " LIMIT 1)",
+        return statements.queryLong(options, "SELECT count(*) FROM (SELECT 1 FROM " + schema.table + " LIMIT 1)",
                 List.of()) == 0;
     }
 
@@ -55,11 +55,11 @@ final class CollectionReads<O, A> {
     }
 
     private O find(PooledConnection c, A key) throws SQLException {
-        PreparedStatement ps = c.prepare(schema.selectByKey());
+        PreparedStatement ps = c.prepare(schema.sql().selectByKey());
         try {
-            schema.keyType().bind(ps, 1, key);
-            try (ResultSet rs = ps.executeQuery(); RowCursor rows = schema.database().reader(false).open(rs)) {
-                return rows.next() ? schema.layout().read(rows.row()) : null;
+            schema.keyType.bind(ps, 1, key);
+            try (ResultSet rs = ps.executeQuery(); RowCursor rows = schema.db.reader(false).open(rs)) {
+                return rows.next() ? schema.layout.read(rows.row()) : null;
             }
         } finally {
             c.recycle(ps);
@@ -78,8 +78,8 @@ final class CollectionReads<O, A> {
 
     /** A cursor over the objects of {@code SELECT columns FROM table <tail>}. */
     CloseableIterator<O> objects(QueryOptions options, String tail, List<?> params, boolean large) {
-        return statements.cursor(options, "SELECT " + schema.columns() + " FROM " + schema.table()
-                + (tail.isEmpty() ? "" : " " + tail), params, large, schema.layout());
+        return statements.cursor(options, "SELECT " + schema.sql().columns() + " FROM " + schema.table
+                + (tail.isEmpty() ? "" : " " + tail), params, large, schema.layout);
     }
 
     /**
@@ -89,7 +89,7 @@ final class CollectionReads<O, A> {
      */
     <T> CloseableIterator<T> query(QueryOptions options, String sql, List<?> params, boolean large,
                                    RowMapper<O, T> mapper) {
-        ObjectTable<O> layout = schema.layout();
+        ObjectTable<O> layout = schema.layout;
         ObjectTable<T> view = new ObjectTable<>() {
             @Override public List<Column> columns() { return layout.columns(); }
             @Override public void write(T object, RowWriter row) { throw new UnsupportedOperationException(); }
@@ -103,7 +103,7 @@ final class CollectionReads<O, A> {
      * It streams like {@link #objects} (row by row, through the point reader the keys were always read with).
      */
     CloseableIterator<A> keys(QueryOptions options, String sql, List<?> params) {
-        KeyType<A> keyType = schema.keyType();
+        KeyType<A> keyType = schema.keyType;
         ObjectTable<A> keys = new ObjectTable<>() {
             @Override public List<Column> columns() { return List.of(); }
             @Override public void write(A key, RowWriter row) { throw new UnsupportedOperationException(); }

@@ -44,7 +44,7 @@ public final class CollectionTable<O, A> {
     // ---------------------------------------------------------------- what the collection is
 
     public String name() {
-        return schema.name();
+        return schema.name;
     }
 
     public Database database() {
@@ -52,17 +52,17 @@ public final class CollectionTable<O, A> {
     }
 
     public SimpleAttribute<O, A> primaryKey() {
-        return schema.primaryKey();
+        return schema.primaryKey;
     }
 
     /** The quoted table name, for SQL. */
     public String sqlName() {
-        return schema.table();
+        return schema.table;
     }
 
     /** The comma-separated quoted value columns, for SQL. */
     public String sqlColumns() {
-        return schema.columns();
+        return schema.sql().columns();
     }
 
     /** The layout columns qualified with {@code alias}, for a join: {@code o."c1", o."c2"}. */
@@ -77,17 +77,17 @@ public final class CollectionTable<O, A> {
 
     /** The DuckDB type of the key column. */
     public String keySqlType() {
-        return schema.keyType().sqlType;
+        return schema.keyType.sqlType;
     }
 
     /** How keys are stored: every key bound in SQL is {@code keyType().encode(key)}. */
     KeyType<A> keyType() {
-        return schema.keyType();
+        return schema.keyType;
     }
 
     /** The layout's columns as declared (type and compression), for rewriting the table ({@link Compactor}). */
     List<Column> layoutColumns() {
-        return schema.layout().columns();
+        return schema.layout.columns();
     }
 
     RequestScopes scopes() {

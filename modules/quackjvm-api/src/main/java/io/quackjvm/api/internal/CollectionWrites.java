@@ -68,10 +68,10 @@ final class CollectionWrites<O, A> {
         for (Map.Entry<A, O> e : byKey.entrySet()) {
             O old = stored.get(e.getKey());
             if (old == null) {
-                PreparedStatement statement = c.prepare(schema.insert());
+                PreparedStatement statement = c.prepare(schema.sql().insert());
                 try {
-                    schema.keyType().bind(statement, 1, e.getKey());
-                    schema.layout().write(e.getValue(), new Writers.StatementRow(statement, 2));
+                    schema.keyType.bind(statement, 1, e.getKey());
+                    schema.layout.write(e.getValue(), new Writers.StatementRow(statement, 2));
                     statement.executeUpdate();
                 } finally {
                     c.recycle(statement);
@@ -83,11 +83,11 @@ final class CollectionWrites<O, A> {
             if (e.getValue().equals(old)) {
                 continue;
             }
-            PreparedStatement update = c.prepare(schema.updateByKey());
+            PreparedStatement update = c.prepare(schema.sql().updateByKey());
             try {
                 Writers.StatementRow row = new Writers.StatementRow(update, 1);
-                schema.layout().write(e.getValue(), row);
-                schema.keyType().bind(update, row.next(), e.getKey());
+                schema.layout.write(e.getValue(), row);
+                schema.keyType.bind(update, row.next(), e.getKey());
                 update.executeUpdate();
             } finally {
                 c.recycle(update);
@@ -121,13 +121,13 @@ final class CollectionWrites<O, A> {
             return false;
         }
         DuckDBConnection duck = c.connection().unwrap(DuckDBConnection.class);
-        try (DuckDBAppender appender = duck.createAppender(DuckDBConnection.DEFAULT_SCHEMA, schema.name())) {
+        try (DuckDBAppender appender = duck.createAppender(DuckDBConnection.DEFAULT_SCHEMA, schema.name)) {
             Writers.AppenderRow row = new Writers.AppenderRow(appender);
             int inChunk = 0;
             for (Map.Entry<A, O> e : byKey.entrySet()) {
                 appender.beginRow();
-                schema.keyType().write(row, e.getKey());
-                schema.layout().write(e.getValue(), row);
+                schema.keyType.write(row, e.getKey());
+                schema.layout.write(e.getValue(), row);
                 appender.endRow();
                 if (++inChunk == stagingChunkRows) {
                     appender.flush();
@@ -154,7 +154,7 @@ final class CollectionWrites<O, A> {
 
     private boolean tableEmpty(PooledConnection c) throws SQLException {
         try (Statement s = c.connection().createStatement();
-             ResultSet rs = s.executeQuery("SELECT count(*) FROM (SELECT 1 FROM " + schema.table() + " LIMIT 1)")) {
+             ResultSet rs = s.executeQuery("SELECT count(*) FROM (SELECT 1 FROM " + schema.table + " LIMIT 1)")) {
             rs.next();
             return rs.getLong(1) == 0;
         }
@@ -171,7 +171,7 @@ final class CollectionWrites<O, A> {
         String where = " WHERE " + CollectionSchema.KEY + " IN " + KeyBatches.parameters(keys.size());
         List<String> tables = new ArrayList<>();
         if (objects) {
-            tables.add(schema.table());
+            tables.add(schema.table);
         }
         tables.addAll(indexes.sqlNames());
         for (String t : tables) {
@@ -199,7 +199,7 @@ final class CollectionWrites<O, A> {
         String staged = " WHERE " + CollectionSchema.KEY + " IN (SELECT " + CollectionSchema.KEY + " FROM "
                 + batches.stage() + ")";
         try (Statement s = c.connection().createStatement()) {
-            s.executeUpdate("DELETE FROM " + schema.table() + staged);
+            s.executeUpdate("DELETE FROM " + schema.table + staged);
             for (String index : indexes.sqlNames()) {
                 s.executeUpdate("DELETE FROM " + index + staged);
             }
@@ -236,7 +236,7 @@ final class CollectionWrites<O, A> {
     void clear(QueryOptions options) {
         statements.write(options, "Clearing", c -> {
             try (Statement s = c.connection().createStatement()) {
-                s.executeUpdate("DELETE FROM " + schema.table());
+                s.executeUpdate("DELETE FROM " + schema.table);
                 indexes.markUnattachedStale(c);
                 for (String index : indexes.sqlNames()) {
                     s.executeUpdate("DELETE FROM " + index);

@@ -33,7 +33,7 @@ final class KeyBatches<O, A> {
     KeyBatches(CollectionSchema<O, A> schema, int appenderThreshold) {
         this.schema = schema;
         this.appenderThreshold = appenderThreshold;
-        this.stageName = "quackjvm_stage_" + schema.name();
+        this.stageName = "quackjvm_stage_" + schema.name;
         this.stage = CollectionSchema.quote(stageName);
     }
 
@@ -62,7 +62,7 @@ final class KeyBatches<O, A> {
         String key = CollectionSchema.KEY;
         if (small(keys.size())) {
             List<A> list = new ArrayList<>(keys);
-            PreparedStatement ps = c.prepare("SELECT " + schema.columns() + ", " + key + " FROM " + schema.table()
+            PreparedStatement ps = c.prepare("SELECT " + schema.sql().columns() + ", " + key + " FROM " + schema.table
                     + " WHERE " + key + " IN " + parameters(list.size()));
             try {
                 bind(ps, list);
@@ -74,7 +74,7 @@ final class KeyBatches<O, A> {
             }
         } else {
             stage(c, keys);
-            String sql = "SELECT " + schema.qualified("t") + ", t." + key + " FROM " + schema.table() + " t JOIN "
+            String sql = "SELECT " + schema.qualified("t") + ", t." + key + " FROM " + schema.table + " t JOIN "
                     + stage + " s ON t." + key + " = s." + key;
             try (Statement s = c.connection().createStatement(); ResultSet rs = s.executeQuery(sql)) {
                 readStored(rs, foundKeys, foundObjects);
@@ -88,10 +88,10 @@ final class KeyBatches<O, A> {
     /** Reads rows of the layout's columns followed by the key, all of them, before anything else runs. */
     private void readStored(ResultSet rs, List<A> keys, List<O> objects) throws SQLException {
         int keyColumn = schema.columnCount();
-        try (RowCursor rows = schema.database().reader(false).open(rs)) {
+        try (RowCursor rows = schema.db.reader(false).open(rs)) {
             while (rows.next()) {
-                objects.add(schema.layout().read(rows.row()));
-                keys.add(schema.keyType().read(rows.row(), keyColumn));
+                objects.add(schema.layout.read(rows.row()));
+                keys.add(schema.keyType.read(rows.row(), keyColumn));
             }
         }
     }
@@ -111,7 +111,7 @@ final class KeyBatches<O, A> {
     /** Binds {@code keys} (encoded) to the slots of {@link #parameters}. */
     void bind(PreparedStatement ps, List<A> keys) throws SQLException {
         for (int i = 0, slots = slots(keys.size()); i < slots; i++) {
-            schema.keyType().bind(ps, i + 1, keys.get(Math.min(i, keys.size() - 1)));
+            schema.keyType.bind(ps, i + 1, keys.get(Math.min(i, keys.size() - 1)));
         }
     }
 
@@ -120,7 +120,7 @@ final class KeyBatches<O, A> {
         Connection connection = c.connection();
         try (Statement s = connection.createStatement()) {
             s.execute("CREATE TEMP TABLE IF NOT EXISTS " + stage + " (" + CollectionSchema.KEY + " "
-                    + schema.keyType().sqlType + ")");
+                    + schema.keyType.sqlType + ")");
             s.execute("DELETE FROM " + stage);
         }
         try (DuckDBAppender appender = connection.unwrap(DuckDBConnection.class)
@@ -128,7 +128,7 @@ final class KeyBatches<O, A> {
             Writers.AppenderRow row = new Writers.AppenderRow(appender);
             for (A key : keys) {
                 appender.beginRow();
-                schema.keyType().write(row, key);
+                schema.keyType.write(row, key);
                 appender.endRow();
             }
         }
