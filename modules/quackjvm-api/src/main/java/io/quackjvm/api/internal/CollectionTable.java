@@ -56,27 +56,27 @@ public final class CollectionTable<O, A> {
     }
 
     /** The quoted table name, for SQL. */
-    public String sqlName() {
+    String sqlName() {
         return schema.table;
     }
 
     /** The comma-separated quoted value columns, for SQL. */
-    public String sqlColumns() {
+    String sqlColumns() {
         return schema.sql().columns();
     }
 
     /** The layout columns qualified with {@code alias}, for a join: {@code o."c1", o."c2"}. */
-    public String sqlColumns(String alias) {
+    String sqlColumns(String alias) {
         return schema.qualified(alias);
     }
 
     /** How many layout columns an object occupies (the first columns of {@link #query} rows). */
-    public int columnCount() {
+    int columnCount() {
         return schema.columnCount();
     }
 
     /** The DuckDB type of the key column. */
-    public String keySqlType() {
+    String keySqlType() {
         return schema.keyType.sqlType;
     }
 
@@ -121,12 +121,12 @@ public final class CollectionTable<O, A> {
     }
 
     /** Runs {@code sql} (one row, one long column) and returns the value. */
-    public long queryLong(QueryOptions options, String sql, List<?> params) {
+    long queryLong(QueryOptions options, String sql, List<?> params) {
         return statements.queryLong(options, sql, params);
     }
 
     /** Runs {@code sql} and maps every row; for small answers (statistics, distinct values). */
-    public <T> List<T> queryList(QueryOptions options, String sql, List<?> params,
+    <T> List<T> queryList(QueryOptions options, String sql, List<?> params,
                                  CollectionStatements.ResultMapper<T> mapper) {
         return statements.queryList(options, sql, params, mapper);
     }
@@ -157,7 +157,7 @@ public final class CollectionTable<O, A> {
     }
 
     /** A cursor over rows that start with the layout columns, for joins; see {@link CollectionReads#query}. */
-    public <T> CloseableIterator<T> query(QueryOptions options, String sql, List<?> params, boolean large,
+    <T> CloseableIterator<T> query(QueryOptions options, String sql, List<?> params, boolean large,
                                           CollectionReads.RowMapper<O, T> mapper) {
         return reads.query(options, sql, params, large, mapper);
     }

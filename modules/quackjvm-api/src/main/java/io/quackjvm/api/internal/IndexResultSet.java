@@ -14,11 +14,11 @@ import java.util.List;
  * iterating streams the matching objects ({@code _key IN (SELECT _key FROM index WHERE ...)}, a semi-join that
  * also returns an object with several matching values once); {@code size} is a count.
  */
-public final class IndexResultSet<O, A> extends SqlResultSet<O> {
+final class IndexResultSet<O, A> extends SqlResultSet<O> {
 
     private final IndexTable<O, ?> index;
 
-    public IndexResultSet(CollectionTable<O, A> table, IndexTable<O, ?> index, Query<O> query, QueryOptions options,
+    IndexResultSet(CollectionTable<O, A> table, IndexTable<O, ?> index, Query<O> query, QueryOptions options,
                           SqlPredicate predicate, int retrievalCost) {
         super(table, query, options, predicate, retrievalCost);
         this.index = index;
