@@ -27,11 +27,13 @@ public final class ArrowSupport {
     }
 
     private static final class Answer {
+        /** The reader that reads large results in batches (the Arrow reader when its module is present). */
+        static final Optional<ResultReaderProvider> BULK = Providers.load(ResultReaderProvider.class).all().stream()
+                .filter(ResultReaderProvider::bulk).findFirst();
         static final String REASON = findReason();
 
         private static String findReason() {
-            Optional<ResultReaderProvider> arrow = Providers.load(ResultReaderProvider.class).all().stream()
-                    .filter(p -> p.name().equals("arrow")).findFirst();
+            Optional<ResultReaderProvider> arrow = BULK;
             if (arrow.isEmpty()) {
                 return "the Arrow reader is not on the module or class path: add io.quackjvm:quackjvm-reader-arrow "
                         + "(it brings arrow-vector, arrow-c-data and arrow-memory-unsafe)";
@@ -55,6 +57,10 @@ public final class ArrowSupport {
      * the module path, {@code ALL-UNNAMED} on the class path.
      */
     public static String getRequiredJvmFlag() {
+        Optional<String> flag = Answer.BULK.flatMap(ResultReaderProvider::requiredJvmFlag);
+        if (flag.isPresent()) {
+            return flag.get();
+        }
         if (ModuleLayer.boot().findModule("org.apache.arrow.memory.core").isPresent()) {
             return MODULE_FLAG;
         }

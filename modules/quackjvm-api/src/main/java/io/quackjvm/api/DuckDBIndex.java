@@ -3,39 +3,23 @@ package io.quackjvm.api;
 import com.googlecode.cqengine.attribute.Attribute;
 import com.googlecode.cqengine.index.Index;
 import com.googlecode.cqengine.index.support.CloseableIterable;
-import com.googlecode.cqengine.index.support.CloseableIterator;
 import com.googlecode.cqengine.index.support.KeyStatistics;
 import com.googlecode.cqengine.index.support.KeyValue;
-import com.googlecode.cqengine.index.support.KeyValueMaterialized;
 import com.googlecode.cqengine.index.support.SortedKeyStatisticsAttributeIndex;
 import com.googlecode.cqengine.index.support.indextype.NonHeapTypeIndex;
 import com.googlecode.cqengine.persistence.support.ObjectSet;
 import com.googlecode.cqengine.persistence.support.ObjectStore;
 import com.googlecode.cqengine.query.Query;
-import com.googlecode.cqengine.query.comparative.Max;
-import com.googlecode.cqengine.query.comparative.Min;
 import com.googlecode.cqengine.query.option.QueryOptions;
-import com.googlecode.cqengine.query.simple.Equal;
-import com.googlecode.cqengine.query.simple.Has;
-import com.googlecode.cqengine.query.simple.In;
-import com.googlecode.cqengine.query.simple.StringContains;
-import com.googlecode.cqengine.query.simple.StringEndsWith;
-import com.googlecode.cqengine.query.simple.StringIsContainedIn;
 import com.googlecode.cqengine.resultset.ResultSet;
+import io.quackjvm.api.internal.AttributeIndexQueries;
 import io.quackjvm.api.internal.CollectionTable;
 import io.quackjvm.api.internal.DuckDBObjectStore;
-import io.quackjvm.api.internal.IndexPredicates;
-import io.quackjvm.api.internal.IndexResultSet;
 import io.quackjvm.api.internal.IndexTable;
 import io.quackjvm.api.internal.Providers;
-import io.quackjvm.api.internal.SqlPredicate;
 import io.quackjvm.api.spi.IndexStrategyProvider;
-import io.quackjvm.api.spi.IndexTableDefinition;
 import io.quackjvm.api.spi.ValueType;
 
-import java.util.ArrayList;
-import java.util.Iterator;
-import java.util.List;
 import java.util.Objects;
 
 /**
@@ -70,21 +54,13 @@ import java.util.Objects;
 public final class DuckDBIndex<A extends Comparable<A>, O> implements SortedKeyStatisticsAttributeIndex<A, O>,
         NonHeapTypeIndex {
 
-    /*
-     * Retrieval costs: behind CQEngine's on-heap indexes on the same attribute (unique 25, hash 30, navigable 40,
-     * radix 50-53), which answer without a database round trip, and far ahead of the fallback scan. Point queries
-     * rank first, then ranges, then the queries that must scan every value of the table.
-     */
-    static final int POINT_COST = 60;
-    static final int ART_POINT_COST = 58;
-    static final int RANGE_COST = 65;
-    static final int SCAN_COST = 70;
-
     private final Attribute<O, A> attribute;
     private final ValueType<A> valueType;
     private final IndexStrategyProvider strategy;
     private volatile CollectionTable<O, ?> table;
     private volatile IndexTable<O, A> indexTable;
+    /** The SQL of the attached table; {@code null} before {@link #init}. */
+    private volatile AttributeIndexQueries<O, A> queries;
 
     private DuckDBIndex(Attribute<O, A> attribute, IndexStrategyProvider strategy) {
         this.attribute = Objects.requireNonNull(attribute, "attribute");
@@ -178,53 +154,17 @@ public final class DuckDBIndex<A extends Comparable<A>, O> implements SortedKeyS
      */
     @Override
     public boolean supportsQuery(Query<O> query, QueryOptions queryOptions) {
-        return indexTable != null
-                && (IndexPredicates.translate(query, valueType, IndexTableDefinition.VALUE_COLUMN) != null
-                || extremum(query) != null);
-    }
-
-    /**
-     * {@code min}/{@code max}: the objects with a value that compares equal to the smallest or largest. The stored
-     * forms are equal exactly when the values compare equal, except for BigDecimal ({@code 2.0} and {@code 2.00}
-     * compare equal but are stored apart), which is left to CQEngine.
-     */
-    private SqlPredicate extremum(Query<O> query) {
-        boolean max = query instanceof Max<?, ?> m && m.getAttribute().equals(attribute);
-        boolean min = query instanceof Min<?, ?> m && m.getAttribute().equals(attribute);
-        if ((!max && !min) || valueType.javaType() == java.math.BigDecimal.class) {
-            return null;
-        }
-        return new SqlPredicate(IndexTableDefinition.VALUE_COLUMN + " = (SELECT " + (max ? "max" : "min") + "("
-                + IndexTableDefinition.VALUE_COLUMN + ") FROM " + attached().sqlName() + ")", List.of());
+        AttributeIndexQueries<O, A> q = queries;
+        return q != null && q.supports(query);
     }
 
     @Override
     public ResultSet<O> retrieve(Query<O> query, QueryOptions queryOptions) {
-        IndexTable<O, A> t = attached();
-        SqlPredicate predicate = IndexPredicates.translate(query, valueType, IndexTableDefinition.VALUE_COLUMN);
-        if (predicate == null) {
-            predicate = extremum(query);
-        }
-        if (predicate == null) {
-            throw new IllegalArgumentException("DuckDBIndex on '" + attribute.getAttributeName()
-                    + "' cannot answer " + query + "; supportsQuery is false for it");
-        }
-        return new IndexResultSet<>(table, t, query, queryOptions, predicate, costOf(query));
+        return attached().retrieve(query, queryOptions);
     }
 
-    private int costOf(Query<O> query) {
-        if (query instanceof Equal || query instanceof In) {
-            return "art".equals(strategy.name()) ? ART_POINT_COST : POINT_COST;
-        }
-        if (query instanceof Has || query instanceof StringEndsWith || query instanceof StringContains
-                || query instanceof StringIsContainedIn) {
-            return SCAN_COST;
-        }
-        return RANGE_COST;
-    }
-
-    private IndexTable<O, A> attached() {
-        IndexTable<O, A> t = indexTable;
+    private AttributeIndexQueries<O, A> attached() {
+        AttributeIndexQueries<O, A> t = queries;
         if (t == null) {
             throw new IllegalStateException("DuckDBIndex on '" + attribute.getAttributeName() + "' has not been "
                     + "added to a collection; call collection.addIndex(index) first");
@@ -244,6 +184,7 @@ public final class DuckDBIndex<A extends Comparable<A>, O> implements SortedKeyS
             // Its collection's database was closed: the index may serve the reopened one.
             table = null;
             indexTable = null;
+            queries = null;
         }
         if (table != null) {
             throw new IllegalStateException("This DuckDBIndex on '" + attribute.getAttributeName() + "' already "
@@ -254,6 +195,7 @@ public final class DuckDBIndex<A extends Comparable<A>, O> implements SortedKeyS
         t.attach(it, queryOptions);
         table = t;
         indexTable = it;
+        queries = new AttributeIndexQueries<>(t, it);
     }
 
     /** Drops the index table (CQEngine calls this from {@code removeIndex}). */
@@ -262,6 +204,7 @@ public final class DuckDBIndex<A extends Comparable<A>, O> implements SortedKeyS
         IndexTable<O, A> it = indexTable;
         if (it != null) {
             table.detach(it, queryOptions);
+            queries = null;
             indexTable = null;
             table = null;
         }
@@ -287,135 +230,72 @@ public final class DuckDBIndex<A extends Comparable<A>, O> implements SortedKeyS
 
     // ------------------------------------------------------------------ sorted statistics, all from SQL
 
-    private String range(A lower, boolean lowerInclusive, A upper, boolean upperInclusive, List<Object> params) {
-        List<String> parts = new ArrayList<>();
-        String v = "i." + IndexTableDefinition.VALUE_COLUMN;
-        if (lower != null) {
-            SqlPredicate p = IndexPredicates.lower(valueType, v, lower, lowerInclusive);
-            parts.add(p.sql());
-            params.addAll(p.params());
-        }
-        if (upper != null) {
-            SqlPredicate p = IndexPredicates.upper(valueType, v, upper, upperInclusive);
-            parts.add(p.sql());
-            params.addAll(p.params());
-        }
-        return parts.isEmpty() ? "" : " WHERE " + String.join(" AND ", parts);
-    }
-
-    private CloseableIterable<A> distinctKeys(A lower, boolean lowerInclusive, A upper, boolean upperInclusive,
-                                              boolean descending, QueryOptions options) {
-        return () -> {
-            IndexTable<O, A> t = attached();
-            List<Object> params = new ArrayList<>();
-            String sql = "SELECT DISTINCT i.value FROM " + t.sqlName() + " i"
-                    + range(lower, lowerInclusive, upper, upperInclusive, params)
-                    + " ORDER BY i.value" + (descending ? " DESC" : "");
-            return iterate(table.queryList(options, sql, params, rs -> valueType.decode(rs.getObject(1))));
-        };
-    }
-
-    private CloseableIterable<KeyStatistics<A>> statistics(boolean descending, QueryOptions options) {
-        return () -> {
-            IndexTable<O, A> t = attached();
-            String sql = "SELECT i.value, count(*) FROM " + t.sqlName() + " i GROUP BY i.value ORDER BY i.value"
-                    + (descending ? " DESC" : "");
-            return iterate(table.queryList(options, sql, List.of(),
-                    rs -> new KeyStatistics<>(valueType.decode(rs.getObject(1)), (int) rs.getLong(2))));
-        };
-    }
-
-    private CloseableIterable<KeyValue<A, O>> keysAndValues(A lower, boolean lowerInclusive, A upper,
-                                                            boolean upperInclusive, boolean descending,
-                                                            QueryOptions options) {
-        return () -> {
-            IndexTable<O, A> t = attached();
-            List<Object> params = new ArrayList<>();
-            String sql = "SELECT " + table.sqlColumns("o") + ", i.value FROM " + t.sqlName() + " i JOIN "
-                    + table.sqlName() + " o ON o._key = i._key"
-                    + range(lower, lowerInclusive, upper, upperInclusive, params)
-                    + " ORDER BY i.value" + (descending ? " DESC" : "");
-            int valueColumn = table.columnCount();
-            return table.query(options, sql, params, true,
-                    (o, row) -> new KeyValueMaterialized<>(valueType.decode(row.getObject(valueColumn)), o));
-        };
-    }
-
-    private static <T> CloseableIterator<T> iterate(List<T> list) {
-        Iterator<T> it = list.iterator();
-        return new CloseableIterator<>() {
-            @Override public boolean hasNext() { return it.hasNext(); }
-            @Override public T next() { return it.next(); }
-            @Override public void close() { }
-        };
-    }
-
     @Override
     public CloseableIterable<A> getDistinctKeys(QueryOptions queryOptions) {
-        return distinctKeys(null, true, null, true, false, queryOptions);
+        return attached().getDistinctKeys(queryOptions);
     }
 
     @Override
     public CloseableIterable<A> getDistinctKeys(A lowerBound, boolean lowerInclusive, A upperBound,
                                                 boolean upperInclusive, QueryOptions queryOptions) {
-        return distinctKeys(lowerBound, lowerInclusive, upperBound, upperInclusive, false, queryOptions);
+        return attached().getDistinctKeys(lowerBound, lowerInclusive, upperBound, upperInclusive, queryOptions);
     }
 
     @Override
     public CloseableIterable<A> getDistinctKeysDescending(QueryOptions queryOptions) {
-        return distinctKeys(null, true, null, true, true, queryOptions);
+        return attached().getDistinctKeysDescending(queryOptions);
     }
 
     @Override
     public CloseableIterable<A> getDistinctKeysDescending(A lowerBound, boolean lowerInclusive, A upperBound,
                                                           boolean upperInclusive, QueryOptions queryOptions) {
-        return distinctKeys(lowerBound, lowerInclusive, upperBound, upperInclusive, true, queryOptions);
+        return attached().getDistinctKeysDescending(lowerBound, lowerInclusive, upperBound,
+                upperInclusive, queryOptions);
     }
 
     @Override
     public Integer getCountForKey(A key, QueryOptions queryOptions) {
-        IndexTable<O, A> t = attached();
-        return (int) table.queryLong(queryOptions, "SELECT count(*) FROM " + t.sqlName() + " WHERE value = ?",
-                List.of(valueType.encode(key)));
+        return attached().countForKey(key, queryOptions);
     }
 
     @Override
     public Integer getCountOfDistinctKeys(QueryOptions queryOptions) {
-        IndexTable<O, A> t = attached();
-        return (int) table.queryLong(queryOptions, "SELECT count(DISTINCT value) FROM " + t.sqlName(), List.of());
+        return attached().countOfDistinctKeys(queryOptions);
     }
 
     @Override
     public CloseableIterable<KeyStatistics<A>> getStatisticsForDistinctKeys(QueryOptions queryOptions) {
-        return statistics(false, queryOptions);
+        return attached().getStatisticsForDistinctKeys(queryOptions);
     }
 
     @Override
     public CloseableIterable<KeyStatistics<A>> getStatisticsForDistinctKeysDescending(QueryOptions queryOptions) {
-        return statistics(true, queryOptions);
+        return attached().getStatisticsForDistinctKeysDescending(queryOptions);
     }
 
     @Override
     public CloseableIterable<KeyValue<A, O>> getKeysAndValues(QueryOptions queryOptions) {
-        return keysAndValues(null, true, null, true, false, queryOptions);
+        return attached().getKeysAndValues(queryOptions);
     }
 
     @Override
     public CloseableIterable<KeyValue<A, O>> getKeysAndValues(A lowerBound, boolean lowerInclusive, A upperBound,
                                                               boolean upperInclusive, QueryOptions queryOptions) {
-        return keysAndValues(lowerBound, lowerInclusive, upperBound, upperInclusive, false, queryOptions);
+        return attached().getKeysAndValues(lowerBound, lowerInclusive, upperBound, upperInclusive,
+                queryOptions);
     }
 
     @Override
     public CloseableIterable<KeyValue<A, O>> getKeysAndValuesDescending(QueryOptions queryOptions) {
-        return keysAndValues(null, true, null, true, true, queryOptions);
+        return attached().getKeysAndValuesDescending(queryOptions);
     }
 
     @Override
     public CloseableIterable<KeyValue<A, O>> getKeysAndValuesDescending(A lowerBound, boolean lowerInclusive,
                                                                         A upperBound, boolean upperInclusive,
                                                                         QueryOptions queryOptions) {
-        return keysAndValues(lowerBound, lowerInclusive, upperBound, upperInclusive, true, queryOptions);
+        return attached().getKeysAndValuesDescending(lowerBound, lowerInclusive, upperBound,
+                upperInclusive, queryOptions);
     }
 
     @Override

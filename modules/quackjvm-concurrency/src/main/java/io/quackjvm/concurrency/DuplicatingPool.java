@@ -1,5 +1,6 @@
 package io.quackjvm.concurrency;
 
+import io.quackjvm.api.spi.ConnectionInitializer;
 import io.quackjvm.api.spi.ConnectionPool;
 import io.quackjvm.api.spi.PooledConnection;
 import org.duckdb.DuckDBConnection;
@@ -18,17 +19,19 @@ final class DuplicatingPool implements ConnectionPool {
 
     private final DuckDBConnection root;
     private final int maxPooled;
+    private final ConnectionInitializer initializer;
     private final ConcurrentLinkedDeque<Lease> idle = new ConcurrentLinkedDeque<>();
     private final AtomicInteger idleCount = new AtomicInteger();
     private volatile boolean closed;
 
-    DuplicatingPool(Connection root, int maxPooled) {
+    DuplicatingPool(Connection root, int maxPooled, ConnectionInitializer initializer) {
         try {
             this.root = root.unwrap(DuckDBConnection.class);
         } catch (SQLException e) {
             throw new IllegalArgumentException("The duplicating pool needs a DuckDB connection, not " + root, e);
         }
         this.maxPooled = maxPooled;
+        this.initializer = initializer;
     }
 
     @Override
@@ -41,7 +44,19 @@ final class DuplicatingPool implements ConnectionPool {
         if (closed) {
             throw new SQLException("The connection pool is closed");
         }
-        return new Lease(this, root.duplicate());
+        Connection fresh = root.duplicate();
+        try {
+            // Once per connection: a pooled lease keeps what it was prepared with.
+            initializer.initialize(fresh);
+        } catch (SQLException | RuntimeException e) {
+            try {
+                fresh.close();
+            } catch (SQLException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            throw e;
+        }
+        return new Lease(this, fresh);
     }
 
     void giveBack(Lease lease) {

@@ -1,5 +1,6 @@
 package io.quackjvm.concurrency;
 
+import io.quackjvm.api.spi.ConnectionInitializer;
 import io.quackjvm.api.spi.ConnectionPool;
 import io.quackjvm.api.spi.ConnectionPoolProvider;
 
@@ -18,7 +19,7 @@ public final class DuplicatingPoolProvider implements ConnectionPoolProvider {
     }
 
     @Override
-    public ConnectionPool create(Connection root, int maxPooled) {
-        return new DuplicatingPool(root, maxPooled);
+    public ConnectionPool create(Connection root, int maxPooled, ConnectionInitializer initializer) {
+        return new DuplicatingPool(root, maxPooled, initializer);
     }
 }

@@ -1,5 +1,6 @@
 package io.quackjvm.testkit;
 
+import io.quackjvm.api.spi.ConnectionInitializer;
 import io.quackjvm.api.spi.ConnectionPool;
 import io.quackjvm.api.spi.ConnectionPoolProvider;
 import io.quackjvm.api.spi.PooledConnection;
@@ -11,7 +12,10 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -19,12 +23,15 @@ import java.util.concurrent.Future;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The contract of a {@link ConnectionPoolProvider}: its pools lend working connections to one database, never
  * the same one to two borrowers, keep at most {@code maxPooled} idle, reuse prepared statements safely, are
- * thread-safe, and never close the root connection.
+ * thread-safe, never close the root connection, and run the {@link ConnectionInitializer} once on every
+ * connection they open, before lending it.
  */
 public abstract class ConnectionPoolContract extends ProviderContract<ConnectionPoolProvider> {
 
@@ -37,7 +44,7 @@ public abstract class ConnectionPoolContract extends ProviderContract<Connection
 
     @Test
     public void lendsConnectionsToTheRootsDatabase() throws Exception {
-        try (Connection root = Scratch.open(); ConnectionPool pool = provider().create(root, 4)) {
+        try (Connection root = Scratch.open(); ConnectionPool pool = provider().create(root, 4, ConnectionInitializer.NONE)) {
             try (Statement s = root.createStatement()) {
                 s.execute("CREATE TABLE contract_pool AS SELECT 7 AS v");
             }
@@ -50,7 +57,7 @@ public abstract class ConnectionPoolContract extends ProviderContract<Connection
 
     @Test
     public void neverLendsOneConnectionToTwoBorrowers() throws Exception {
-        try (Connection root = Scratch.open(); ConnectionPool pool = provider().create(root, 4)) {
+        try (Connection root = Scratch.open(); ConnectionPool pool = provider().create(root, 4, ConnectionInitializer.NONE)) {
             try (PooledConnection a = pool.borrow(); PooledConnection b = pool.borrow()) {
                 assertNotSame(a.connection(), b.connection(), "Two open borrows must get two connections");
                 a.connection().setAutoCommit(false);
@@ -72,7 +79,7 @@ public abstract class ConnectionPoolContract extends ProviderContract<Connection
 
     @Test
     public void keepsAtMostMaxPooledIdleConnections() throws Exception {
-        try (Connection root = Scratch.open(); ConnectionPool pool = provider().create(root, 2)) {
+        try (Connection root = Scratch.open(); ConnectionPool pool = provider().create(root, 2, ConnectionInitializer.NONE)) {
             List<PooledConnection> borrowed = new ArrayList<>();
             for (int i = 0; i < 5; i++) {
                 borrowed.add(pool.borrow());
@@ -80,7 +87,7 @@ public abstract class ConnectionPoolContract extends ProviderContract<Connection
             borrowed.forEach(PooledConnection::close);
             assertTrue(pool.idleCount() <= 2, "idleCount " + pool.idleCount() + " exceeds maxPooled 2");
         }
-        try (Connection root = Scratch.open(); ConnectionPool pool = provider().create(root, 0)) {
+        try (Connection root = Scratch.open(); ConnectionPool pool = provider().create(root, 0, ConnectionInitializer.NONE)) {
             PooledConnection c = pool.borrow();
             c.close();
             assertEquals(0, pool.idleCount(), "maxPooled 0 must keep no idle connection");
@@ -89,7 +96,7 @@ public abstract class ConnectionPoolContract extends ProviderContract<Connection
 
     @Test
     public void recycledStatementsCanBePreparedAgain() throws Exception {
-        try (Connection root = Scratch.open(); ConnectionPool pool = provider().create(root, 2)) {
+        try (Connection root = Scratch.open(); ConnectionPool pool = provider().create(root, 2, ConnectionInitializer.NONE)) {
             for (int round = 0; round < 3; round++) {
                 try (PooledConnection c = pool.borrow()) {
                     PreparedStatement ps = c.prepare("SELECT ? + 1");
@@ -107,7 +114,7 @@ public abstract class ConnectionPoolContract extends ProviderContract<Connection
     @Test
     public void closingThePoolLeavesTheRootOpenAndClosesLateReturns() throws Exception {
         try (Connection root = Scratch.open()) {
-            ConnectionPool pool = provider().create(root, 2);
+            ConnectionPool pool = provider().create(root, 2, ConnectionInitializer.NONE);
             PooledConnection idle = pool.borrow();
             idle.close();
             PooledConnection late = pool.borrow();
@@ -122,7 +129,7 @@ public abstract class ConnectionPoolContract extends ProviderContract<Connection
 
     @Test
     public void borrowingIsThreadSafe() throws Exception {
-        try (Connection root = Scratch.open(); ConnectionPool pool = provider().create(root, 3)) {
+        try (Connection root = Scratch.open(); ConnectionPool pool = provider().create(root, 3, ConnectionInitializer.NONE)) {
             ExecutorService threads = Executors.newFixedThreadPool(6);
             try {
                 List<Future<Integer>> results = new ArrayList<>();
@@ -145,6 +152,55 @@ public abstract class ConnectionPoolContract extends ProviderContract<Connection
                 threads.shutdownNow();
             }
             assertTrue(pool.idleCount() <= 3, "idleCount " + pool.idleCount() + " exceeds maxPooled 3");
+        }
+    }
+
+    @Test
+    public void runsTheInitializerOncePerConnectionBeforeLendingIt() throws Exception {
+        Map<Connection, Integer> runs = Collections.synchronizedMap(new IdentityHashMap<>());
+        // A temporary table lives on one connection: creating it twice on one connection fails, and a borrower
+        // can see it only when the initializer ran on the connection it was lent.
+        ConnectionInitializer initializer = c -> {
+            runs.merge(c, 1, Integer::sum);
+            try (Statement s = c.createStatement()) {
+                s.execute("CREATE TEMP TABLE contract_initialized AS SELECT 11 AS v");
+            }
+        };
+        try (Connection root = Scratch.open(); ConnectionPool pool = provider().create(root, 2, initializer)) {
+            for (int round = 0; round < 3; round++) {
+                List<PooledConnection> borrowed = new ArrayList<>();
+                for (int i = 0; i < 3; i++) {
+                    PooledConnection c = pool.borrow();
+                    borrowed.add(c);
+                    assertEquals(11, one(c.connection(), "SELECT v FROM contract_initialized"),
+                            "A lent connection must have been through the initializer");
+                }
+                borrowed.forEach(PooledConnection::close);
+            }
+            assertFalse(runs.isEmpty(), "The initializer never ran");
+            assertFalse(runs.containsKey(root), "The initializer must not run on the root connection");
+            for (Map.Entry<Connection, Integer> e : runs.entrySet()) {
+                assertEquals(1, e.getValue(), "The initializer ran " + e.getValue() + " times on one connection");
+            }
+        }
+    }
+
+    @Test
+    public void aFailingInitializerFailsTheBorrowAndClosesTheConnection() throws Exception {
+        List<Connection> seen = Collections.synchronizedList(new ArrayList<>());
+        SQLException failure = new SQLException("contract: initializer refused");
+        ConnectionInitializer initializer = c -> {
+            seen.add(c);
+            throw failure;
+        };
+        try (Connection root = Scratch.open(); ConnectionPool pool = provider().create(root, 2, initializer)) {
+            SQLException thrown = assertThrows(SQLException.class, pool::borrow,
+                    "borrow() must fail when the initializer fails");
+            assertSame(failure, thrown, "borrow() must throw the initializer's exception");
+            assertEquals(1, seen.size());
+            assertTrue(seen.get(0).isClosed(), "A connection whose initializer failed must be closed");
+            assertFalse(root.isClosed(), "A failing initializer must not close the root connection");
+            assertEquals(0, pool.idleCount(), "A connection whose initializer failed must not be pooled");
         }
     }
 }

@@ -125,7 +125,7 @@ public final class Compactor {
 
     private static void rewriteObjectTable(PooledConnection c, CollectionTable<?, ?> table) throws SQLException {
         String name = table.name();
-        String copy = CollectionTable.quote("quackjvm_compact_" + name);
+        String copy = CollectionSchema.quote("quackjvm_compact_" + name);
         Map<String, Column> declared = new HashMap<>();
         for (Column col : table.layoutColumns()) {
             declared.put(col.name(), col);
@@ -133,7 +133,7 @@ public final class Compactor {
         // The table's own columns, in its order: a table found in a file may order them differently from the
         // layout, and may keep columns the layout no longer has.
         StringJoiner ddl = new StringJoiner(", ", "CREATE TABLE " + copy + " (", ")");
-        ddl.add(CollectionTable.KEY + " " + table.keySqlType() + " PRIMARY KEY");
+        ddl.add(CollectionSchema.KEY + " " + table.keySqlType() + " PRIMARY KEY");
         List<String> columns = new ArrayList<>();
         try (PreparedStatement p = c.connection().prepareStatement("SELECT column_name, data_type FROM duckdb_columns() "
                 + "WHERE database_name = current_database() AND schema_name = current_schema() AND table_name = ? "
@@ -142,19 +142,19 @@ public final class Compactor {
             try (ResultSet rs = p.executeQuery()) {
                 while (rs.next()) {
                     String column = rs.getString(1);
-                    if (column.equals(CollectionTable.KEY)) {
+                    if (column.equals(CollectionSchema.KEY)) {
                         continue;
                     }
                     Column col = declared.get(column);
                     String type = col != null ? col.sqlType() : rs.getString(2);
                     String compression = col != null && col.compression() != null
                             ? " USING COMPRESSION " + col.compression() : "";
-                    ddl.add(CollectionTable.quote(column) + " " + type + compression);
-                    columns.add(CollectionTable.quote(column));
+                    ddl.add(CollectionSchema.quote(column) + " " + type + compression);
+                    columns.add(CollectionSchema.quote(column));
                 }
             }
         }
-        String list = columns.isEmpty() ? CollectionTable.KEY : CollectionTable.KEY + ", " + String.join(", ", columns);
+        String list = columns.isEmpty() ? CollectionSchema.KEY : CollectionSchema.KEY + ", " + String.join(", ", columns);
         try (Statement s = c.connection().createStatement()) {
             s.execute("DROP TABLE IF EXISTS " + copy);
             s.execute(ddl.toString());

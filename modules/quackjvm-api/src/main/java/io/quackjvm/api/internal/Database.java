@@ -4,6 +4,7 @@ import io.quackjvm.api.DatabaseLockedException;
 import io.quackjvm.api.PersistenceClosedException;
 import io.quackjvm.api.ProviderException;
 import io.quackjvm.api.QuackException;
+import io.quackjvm.api.spi.ConnectionInitializer;
 import io.quackjvm.api.spi.ConnectionPool;
 import io.quackjvm.api.spi.ConnectionPoolProvider;
 import io.quackjvm.api.spi.PooledConnection;
@@ -21,14 +22,10 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
-import java.util.Set;
-import java.util.WeakHashMap;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -59,13 +56,10 @@ public final class Database implements AutoCloseable {
 
     private final Path file;
     private final Connection root;
-    /** Connections already switched to {@link #CATALOG} (by identity; weak, so closed ones fall away). */
-    private final Set<Connection> switched = Collections.synchronizedSet(Collections.newSetFromMap(new WeakHashMap<>()));
     private final ConnectionPool pool;
     private final WritePolicy writePolicy;
     private final ResultReaderProvider pointReader;
     private final ResultReaderProvider bulkReader;
-    private final String bulkReaderUnavailable;
     private final boolean readOnly;
     private final OpenResources resources;
     private volatile boolean closed;
@@ -73,8 +67,7 @@ public final class Database implements AutoCloseable {
     private Path spillDirectory;
 
     private Database(Path file, boolean readOnly, Connection root, ConnectionPool pool, WritePolicy writePolicy,
-                     ResultReaderProvider pointReader, ResultReaderProvider bulkReader, String bulkReaderUnavailable,
-                     boolean trackUnclosedResults) {
+                     ResultReaderProvider pointReader, ResultReaderProvider bulkReader, boolean trackUnclosedResults) {
         this.file = file;
         this.readOnly = readOnly;
         this.resources = new OpenResources(trackUnclosedResults);
@@ -83,7 +76,6 @@ public final class Database implements AutoCloseable {
         this.writePolicy = writePolicy;
         this.pointReader = pointReader;
         this.bulkReader = bulkReader;
-        this.bulkReaderUnavailable = bulkReaderUnavailable;
     }
 
     /** Opens a database; fails with a {@link QuackException} subclass naming the problem. */
@@ -97,12 +89,10 @@ public final class Database implements AutoCloseable {
                 : Providers.load(ResultReaderProvider.class, settings.readers());
         ResultReaderProvider point = null;
         ResultReaderProvider bulk = null;
-        List<String> bulkReasons = new ArrayList<>();
         for (ResultReaderProvider reader : readers.all()) {
             Optional<String> reason = reader.unavailableReason();
             if (reason.isPresent()) {
                 readers.reject(reader, reason.get());
-                bulkReasons.add("'" + reader.name() + "': " + reason.get());
             } else if (!reader.bulk() && point == null) {
                 point = reader;
             } else if (reader.bulk() && bulk == null) {
@@ -145,8 +135,7 @@ public final class Database implements AutoCloseable {
         properties.putIfAbsent("allocator_background_threads", "true");
         if (file != null && OPEN_FILES.containsKey(file)) {
             throw new DatabaseLockedException(file, "Cannot open database file " + file + ": it is already open in "
-                    + "this JVM by another DuckDBPersistence or DuckDBDatabase. Close that one first, or keep several "
-                    + "collections in one DuckDBDatabase.", null);
+                    + "this JVM by another DuckDBPersistence. Close that one first.", null);
         }
         Path spill = null;
         if (file == null && !properties.containsKey("temp_directory")) {
@@ -189,10 +178,15 @@ public final class Database implements AutoCloseable {
             throw new QuackException("Cannot open " + (file == null ? "an in-memory database" : "database file " + file)
                     + " with settings " + properties.keySet() + ": " + message, e);
         }
-        Database db = new Database(file, readOnly, root, poolProvider.create(root, settings.maxPooledConnections()),
-                policyProvider.create(settings.serializeWrites()), point, bulk,
-                bulk != null ? null : bulkReasons.isEmpty() ? "no bulk reader module is present" : String.join("; ", bulkReasons),
-                settings.trackUnclosedResults());
+        // A duplicate of the root connection starts in the in-memory database; the file is the attached one.
+        ConnectionInitializer initializer = file == null ? ConnectionInitializer.NONE : c -> {
+            try (Statement s = c.createStatement()) {
+                s.execute("USE " + CATALOG);
+            }
+        };
+        Database db = new Database(file, readOnly, root,
+                poolProvider.create(root, settings.maxPooledConnections(), initializer),
+                policyProvider.create(settings.serializeWrites()), point, bulk, settings.trackUnclosedResults());
         db.spillDirectory = spill;
         if (file != null && OPEN_FILES.putIfAbsent(file, db) != null) {
             db.closeQuietly();
@@ -250,11 +244,6 @@ public final class Database implements AutoCloseable {
         return resources;
     }
 
-    /** The file, or {@code null} for an in-memory database. */
-    public Path file() {
-        return file;
-    }
-
     public String describe() {
         return file == null ? "in-memory DuckDB database" : "DuckDB database " + file;
     }
@@ -262,23 +251,11 @@ public final class Database implements AutoCloseable {
     /** Borrows a connection for one request. */
     public PooledConnection borrow() {
         checkOpen();
-        PooledConnection c;
         try {
-            c = pool.borrow();
+            return pool.borrow();
         } catch (SQLException e) {
-            throw QuackException.wrap("Borrowing a connection from " + describe(), null, e);
+            throw Failures.wrap("Borrowing a connection from " + describe(), null, e);
         }
-        if (file != null && !switched.contains(c.connection())) {
-            // A duplicate of the root connection starts in the in-memory database; the file is the attached one.
-            try (Statement s = c.connection().createStatement()) {
-                s.execute("USE " + CATALOG);
-            } catch (SQLException e) {
-                c.close();
-                throw QuackException.wrap("Preparing a connection to " + describe(), "USE " + CATALOG, e);
-            }
-            switched.add(c.connection());
-        }
-        return c;
     }
 
     public WritePolicy writePolicy() {
@@ -290,11 +267,6 @@ public final class Database implements AutoCloseable {
         return large && bulkReader != null ? bulkReader : pointReader;
     }
 
-    /** Why no bulk reader is in use, or {@code null} when one is. */
-    public String bulkReaderUnavailable() {
-        return bulkReaderUnavailable;
-    }
-
     public void checkOpen() {
         if (closed) {
             throw new PersistenceClosedException("The " + describe() + " has been closed; open a new persistence "
@@ -302,6 +274,7 @@ public final class Database implements AutoCloseable {
         }
     }
 
+    /** Whether {@link #close()} has run: an index of a closed database may be added to another collection. */
     public boolean isClosed() {
         return closed;
     }
@@ -311,7 +284,7 @@ public final class Database implements AutoCloseable {
         try (PooledConnection c = borrow(); Statement s = c.connection().createStatement()) {
             s.execute(sql);
         } catch (SQLException e) {
-            throw QuackException.wrap(action, sql, e);
+            throw Failures.wrap(action, sql, e);
         }
     }
 
@@ -339,7 +312,7 @@ public final class Database implements AutoCloseable {
                  ResultSet rs = s.executeQuery("SELECT sum(memory_usage_bytes) FROM duckdb_memory()")) {
                 return rs.next() ? rs.getLong(1) : 0L;
             } catch (SQLException e) {
-                throw QuackException.wrap("Measuring the size of the " + describe(), null, e);
+                throw Failures.wrap("Measuring the size of the " + describe(), null, e);
             }
         }
         checkpoint(false);

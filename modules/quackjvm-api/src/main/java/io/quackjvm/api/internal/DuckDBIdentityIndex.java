@@ -16,7 +16,6 @@ import com.googlecode.cqengine.query.option.QueryOptions;
 import com.googlecode.cqengine.resultset.ResultSet;
 
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 
 /**
@@ -34,6 +33,7 @@ public final class DuckDBIdentityIndex<A extends Comparable<A>, O> extends SQLit
     static final int RANGE_COST = 45;
 
     private final CollectionTable<O, A> table;
+    private final KeyStatisticsQueries sorted = new KeyStatisticsQueries();
 
     public DuckDBIdentityIndex(CollectionTable<O, A> table) {
         super(standIn(table.primaryKey()));
@@ -72,7 +72,7 @@ public final class DuckDBIdentityIndex<A extends Comparable<A>, O> extends SQLit
      * {@code null} when DuckDB cannot answer it with Java's semantics.
      */
     private SqlPredicate translate(Query<O> query) {
-        return IndexPredicates.translate(query, table.keyType().valueType(), CollectionTable.KEY);
+        return IndexPredicates.translate(query, table.keyType().valueType(), CollectionSchema.KEY);
     }
 
     @Override
@@ -128,47 +128,42 @@ public final class DuckDBIdentityIndex<A extends Comparable<A>, O> extends SQLit
 
     // ------------------------------------------------------------ sorted statistics, all from SQL
 
-    private String range(A lower, boolean lowerInclusive, A upper, boolean upperInclusive, List<Object> params) {
-        List<String> parts = new ArrayList<>();
-        for (SqlPredicate p : new SqlPredicate[]{
-                lower == null ? null : bound(IndexPredicates.lower(table.keyType().valueType(), CollectionTable.KEY,
-                        lower, lowerInclusive), lower),
-                upper == null ? null : bound(IndexPredicates.upper(table.keyType().valueType(), CollectionTable.KEY,
-                        upper, upperInclusive), upper)}) {
-            if (p != null) {
-                parts.add(p.sql());
-                params.addAll(p.params());
-            }
+    /** The primary key's sorted statistics: every key is distinct, so each has a count of one. */
+    private final class KeyStatisticsQueries extends SortedStatistics<A, O> {
+
+        private String range(A lower, boolean lowerInclusive, A upper, boolean upperInclusive, List<Object> params) {
+            return range(table.keyType().valueType(), CollectionSchema.KEY, lower, lowerInclusive, upper,
+                    upperInclusive, params, "primary key '" + table.primaryKey().getAttributeName() + "'");
         }
-        return parts.isEmpty() ? "" : " WHERE " + String.join(" AND ", parts);
-    }
 
-    private SqlPredicate bound(SqlPredicate predicate, A value) {
-        if (predicate == null) {
-            throw new IllegalArgumentException("A bound of type " + value.getClass().getName() + " cannot be compared "
-                    + "with primary key '" + table.primaryKey().getAttributeName() + "' of type "
-                    + table.keyType().javaType.getName());
+        /** Streams the keys in order; nothing is held in a list. */
+        @Override
+        protected CloseableIterator<A> distinctKeys(A lower, boolean lowerInclusive, A upper, boolean upperInclusive,
+                                                   boolean descending, QueryOptions options) {
+            List<Object> params = new ArrayList<>();
+            String sql = "SELECT " + CollectionSchema.KEY + " FROM " + table.sqlName()
+                    + range(lower, lowerInclusive, upper, upperInclusive, params)
+                    + " ORDER BY " + CollectionSchema.KEY + (descending ? " DESC" : "");
+            return table.keys(options, sql, params);
         }
-        return predicate;
-    }
 
-    private CloseableIterable<A> keys(A lower, boolean lowerInclusive, A upper, boolean upperInclusive,
-                                      boolean descending, QueryOptions options) {
-        List<Object> params = new ArrayList<>();
-        String sql = "SELECT " + CollectionTable.KEY + " FROM " + table.sqlName()
-                + range(lower, lowerInclusive, upper, upperInclusive, params)
-                + " ORDER BY " + CollectionTable.KEY + (descending ? " DESC" : "");
-        List<A> keys = table.queryKeys(options, sql, params);
-        return () -> iterate(keys.iterator());
-    }
+        @Override
+        protected CloseableIterator<KeyStatistics<A>> statistics(boolean descending, QueryOptions options) {
+            CloseableIterator<A> it = distinctKeys(null, true, null, true, descending, options);
+            return new CloseableIterator<>() {
+                @Override public boolean hasNext() { return it.hasNext(); }
+                @Override public KeyStatistics<A> next() { return new KeyStatistics<>(it.next(), 1); }
+                @Override public void close() { it.close(); }
+            };
+        }
 
-    private CloseableIterable<KeyValue<A, O>> keysAndValues(A lower, boolean lowerInclusive, A upper,
-                                                            boolean upperInclusive, boolean descending,
-                                                            QueryOptions options) {
-        List<Object> params = new ArrayList<>();
-        String tail = range(lower, lowerInclusive, upper, upperInclusive, params).trim()
-                + " ORDER BY " + CollectionTable.KEY + (descending ? " DESC" : "");
-        return () -> {
+        @Override
+        protected CloseableIterator<KeyValue<A, O>> keysAndValues(A lower, boolean lowerInclusive, A upper,
+                                                                 boolean upperInclusive, boolean descending,
+                                                                 QueryOptions options) {
+            List<Object> params = new ArrayList<>();
+            String tail = range(lower, lowerInclusive, upper, upperInclusive, params).trim()
+                    + " ORDER BY " + CollectionSchema.KEY + (descending ? " DESC" : "");
             CloseableIterator<O> objects = table.objects(options, tail.trim(), params, true);
             return new CloseableIterator<>() {
                 @Override public boolean hasNext() { return objects.hasNext(); }
@@ -178,49 +173,30 @@ public final class DuckDBIdentityIndex<A extends Comparable<A>, O> extends SQLit
                 }
                 @Override public void close() { objects.close(); }
             };
-        };
-    }
-
-    private static <T> CloseableIterator<T> iterate(Iterator<T> it) {
-        return new CloseableIterator<>() {
-            @Override public boolean hasNext() { return it.hasNext(); }
-            @Override public T next() { return it.next(); }
-            @Override public void close() { }
-        };
-    }
-
-    private CloseableIterable<KeyStatistics<A>> statistics(boolean descending, QueryOptions options) {
-        CloseableIterable<A> keys = keys(null, true, null, true, descending, options);
-        return () -> {
-            CloseableIterator<A> it = keys.iterator();
-            return new CloseableIterator<>() {
-                @Override public boolean hasNext() { return it.hasNext(); }
-                @Override public KeyStatistics<A> next() { return new KeyStatistics<>(it.next(), 1); }
-                @Override public void close() { it.close(); }
-            };
-        };
+        }
     }
 
     @Override
     public CloseableIterable<A> getDistinctKeys(QueryOptions queryOptions) {
-        return keys(null, true, null, true, false, queryOptions);
+        return sorted.getDistinctKeys(queryOptions);
     }
 
     @Override
     public CloseableIterable<A> getDistinctKeys(A lowerBound, boolean lowerInclusive, A upperBound,
                                                 boolean upperInclusive, QueryOptions queryOptions) {
-        return keys(lowerBound, lowerInclusive, upperBound, upperInclusive, false, queryOptions);
+        return sorted.getDistinctKeys(lowerBound, lowerInclusive, upperBound, upperInclusive, queryOptions);
     }
 
     @Override
     public CloseableIterable<A> getDistinctKeysDescending(QueryOptions queryOptions) {
-        return keys(null, true, null, true, true, queryOptions);
+        return sorted.getDistinctKeysDescending(queryOptions);
     }
 
     @Override
     public CloseableIterable<A> getDistinctKeysDescending(A lowerBound, boolean lowerInclusive, A upperBound,
                                                           boolean upperInclusive, QueryOptions queryOptions) {
-        return keys(lowerBound, lowerInclusive, upperBound, upperInclusive, true, queryOptions);
+        return sorted.getDistinctKeysDescending(lowerBound, lowerInclusive, upperBound, upperInclusive,
+                queryOptions);
     }
 
     @Override
@@ -235,35 +211,36 @@ public final class DuckDBIdentityIndex<A extends Comparable<A>, O> extends SQLit
 
     @Override
     public CloseableIterable<KeyStatistics<A>> getStatisticsForDistinctKeys(QueryOptions queryOptions) {
-        return statistics(false, queryOptions);
+        return sorted.getStatisticsForDistinctKeys(queryOptions);
     }
 
     @Override
     public CloseableIterable<KeyStatistics<A>> getStatisticsForDistinctKeysDescending(QueryOptions queryOptions) {
-        return statistics(true, queryOptions);
+        return sorted.getStatisticsForDistinctKeysDescending(queryOptions);
     }
 
     @Override
     public CloseableIterable<KeyValue<A, O>> getKeysAndValues(QueryOptions queryOptions) {
-        return keysAndValues(null, true, null, true, false, queryOptions);
+        return sorted.getKeysAndValues(queryOptions);
     }
 
     @Override
     public CloseableIterable<KeyValue<A, O>> getKeysAndValues(A lowerBound, boolean lowerInclusive, A upperBound,
                                                               boolean upperInclusive, QueryOptions queryOptions) {
-        return keysAndValues(lowerBound, lowerInclusive, upperBound, upperInclusive, false, queryOptions);
+        return sorted.getKeysAndValues(lowerBound, lowerInclusive, upperBound, upperInclusive, queryOptions);
     }
 
     @Override
     public CloseableIterable<KeyValue<A, O>> getKeysAndValuesDescending(QueryOptions queryOptions) {
-        return keysAndValues(null, true, null, true, true, queryOptions);
+        return sorted.getKeysAndValuesDescending(queryOptions);
     }
 
     @Override
     public CloseableIterable<KeyValue<A, O>> getKeysAndValuesDescending(A lowerBound, boolean lowerInclusive,
                                                                         A upperBound, boolean upperInclusive,
                                                                         QueryOptions queryOptions) {
-        return keysAndValues(lowerBound, lowerInclusive, upperBound, upperInclusive, true, queryOptions);
+        return sorted.getKeysAndValuesDescending(lowerBound, lowerInclusive, upperBound, upperInclusive,
+                queryOptions);
     }
 
     @Override

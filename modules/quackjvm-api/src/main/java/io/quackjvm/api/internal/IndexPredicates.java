@@ -25,7 +25,7 @@ import java.util.StringJoiner;
  * {@link KeyType}). Values are bound in their {@link ValueType} stored form, which is what makes DuckDB's answer
  * Java's.
  */
-public final class IndexPredicates {
+final class IndexPredicates {
 
     /** Query classes that can be answered in SQL for any value type (string matching only for strings). */
     static final Set<Class<?>> SUPPORTED = Set.of(Equal.class, In.class, LessThan.class, GreaterThan.class,

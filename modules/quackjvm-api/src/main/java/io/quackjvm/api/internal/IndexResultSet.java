@@ -14,11 +14,11 @@ import java.util.List;
  * iterating streams the matching objects ({@code _key IN (SELECT _key FROM index WHERE ...)}, a semi-join that
  * also returns an object with several matching values once); {@code size} is a count.
  */
-public final class IndexResultSet<O, A> extends SqlResultSet<O> {
+final class IndexResultSet<O, A> extends SqlResultSet<O> {
 
     private final IndexTable<O, ?> index;
 
-    public IndexResultSet(CollectionTable<O, A> table, IndexTable<O, ?> index, Query<O> query, QueryOptions options,
+    IndexResultSet(CollectionTable<O, A> table, IndexTable<O, ?> index, Query<O> query, QueryOptions options,
                           SqlPredicate predicate, int retrievalCost) {
         super(table, query, options, predicate, retrievalCost);
         this.index = index;
@@ -26,14 +26,14 @@ public final class IndexResultSet<O, A> extends SqlResultSet<O> {
 
     @Override
     CloseableIterator<O> openCursor() {
-        String sql = "SELECT " + table.sqlColumns() + " FROM " + table.sqlName() + " WHERE " + CollectionTable.KEY
-                + " IN (SELECT " + CollectionTable.KEY + " FROM " + index.sqlName() + where() + ")";
+        String sql = "SELECT " + table.sqlColumns() + " FROM " + table.sqlName() + " WHERE " + CollectionSchema.KEY
+                + " IN (SELECT " + CollectionSchema.KEY + " FROM " + index.sqlName() + where() + ")";
         return table.query(options, sql, predicate.params(), true, (o, row) -> o);
     }
 
     @Override
     String countSql() {
-        String count = index.singleValued() ? "count(*)" : "count(DISTINCT " + CollectionTable.KEY + ")";
+        String count = index.singleValued() ? "count(*)" : "count(DISTINCT " + CollectionSchema.KEY + ")";
         return "SELECT " + count + " FROM " + index.sqlName() + where();
     }
 
@@ -52,7 +52,7 @@ public final class IndexResultSet<O, A> extends SqlResultSet<O> {
         List<Object> params = new ArrayList<>(predicate.params());
         params.add(table.keyType().encodeObject(table.primaryKey().getValue(object, options)));
         String sql = "SELECT count(*) FROM (SELECT 1 FROM " + index.sqlName() + where()
-                + (where().isEmpty() ? " WHERE " : " AND ") + CollectionTable.KEY + " = ? LIMIT 1)";
+                + (where().isEmpty() ? " WHERE " : " AND ") + CollectionSchema.KEY + " = ? LIMIT 1)";
         return table.queryLong(options, sql, params) > 0;
     }
 

@@ -12,7 +12,7 @@ import java.util.Set;
 
 /**
  * One attribute index table of a collection: {@code (_key, value)}, one row per object and distinct attribute
- * value, written by {@link CollectionTable} in the same transaction as the objects. Immutable and thread-safe.
+ * value, written by {@link CollectionWrites} in the same transaction as the objects. Immutable and thread-safe.
  *
  * @param <O> the object type
  * @param <V> the attribute type
@@ -27,14 +27,14 @@ public final class IndexTable<O, V> {
     private final IndexTableDefinition definition;
     private final boolean singleValued;
 
-    IndexTable(CollectionTable<O, ?> collection, Attribute<O, V> attribute, ValueType<V> valueType,
+    IndexTable(String collection, String keySqlType, Attribute<O, V> attribute, ValueType<V> valueType,
                IndexStrategyProvider strategy) {
         this.attribute = attribute;
         this.valueType = valueType;
         this.strategy = strategy;
-        this.name = tableName(collection.name(), attribute.getAttributeName());
-        this.quoted = CollectionTable.quote(name);
-        this.definition = new IndexTableDefinition(name, CollectionTable.KEY, collection.keySqlType(),
+        this.name = tableName(collection, attribute.getAttributeName());
+        this.quoted = CollectionSchema.quote(name);
+        this.definition = new IndexTableDefinition(name, CollectionSchema.KEY, keySqlType,
                 valueType.sqlType());
         // A SimpleAttribute has exactly one value per object, so counts need no DISTINCT.
         this.singleValued = attribute instanceof SimpleAttribute;

@@ -2,7 +2,6 @@ package io.quackjvm.api.internal;
 
 import com.googlecode.cqengine.index.support.CloseableIterator;
 import io.quackjvm.api.PersistenceClosedException;
-import io.quackjvm.api.QuackException;
 import io.quackjvm.api.spi.ObjectTable;
 import io.quackjvm.api.spi.PooledConnection;
 import io.quackjvm.api.spi.RowCursor;
@@ -54,7 +53,7 @@ final class ObjectCursor<O> implements CloseableIterator<O> {
                 }
             } catch (SQLException e) {
                 rows.release();
-                throw QuackException.wrap("Reading query results", null, e);
+                throw Failures.wrap("Reading query results", null, e);
             } catch (RuntimeException e) {
                 rows.release();
                 throw e;

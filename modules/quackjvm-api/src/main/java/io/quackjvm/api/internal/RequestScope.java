@@ -1,7 +1,6 @@
 package io.quackjvm.api.internal;
 
 import io.quackjvm.api.PersistenceClosedException;
-import io.quackjvm.api.QuackException;
 import io.quackjvm.api.spi.PooledConnection;
 
 import java.sql.Connection;
@@ -49,7 +48,7 @@ final class RequestScope {
                     resetAndRelease(c);
                 }
                 l.unlock();
-                throw e instanceof SQLException ? QuackException.wrap("Starting a write transaction", null, (SQLException) e)
+                throw e instanceof SQLException ? Failures.wrap("Starting a write transaction", null, (SQLException) e)
                         : (RuntimeException) e;
             }
             lock = l;
@@ -149,11 +148,11 @@ final class RequestScope {
                     run(c, "COMMIT");
                 } catch (SQLException e) {
                     rollbackQuietly(c);
-                    throw QuackException.wrap("Committing a write to collection '" + table.name() + "'", null, e);
+                    throw Failures.wrap("Committing a write to collection '" + table.name() + "'", null, e);
                 }
             }
         } catch (SQLException e) {
-            throw QuackException.wrap("Rolling back a failed write to collection '" + table.name() + "'", null, e);
+            throw Failures.wrap("Rolling back a failed write to collection '" + table.name() + "'", null, e);
         } finally {
             c.close();
             l.unlock();

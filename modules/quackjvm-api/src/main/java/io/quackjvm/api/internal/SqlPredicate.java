@@ -9,5 +9,5 @@ import java.util.List;
  * @param sql    the condition, for example {@code "_key = ?"}; {@code "TRUE"} for {@code has}
  * @param params the values of its {@code ?} placeholders, in order, in their stored form
  */
-public record SqlPredicate(String sql, List<Object> params) {
+record SqlPredicate(String sql, List<Object> params) {
 }

@@ -14,7 +14,7 @@ import java.util.List;
  * {@code retrieve} on every candidate index and keeps one. Each use is one SQL statement: iterating streams the
  * matching objects, {@link #size()} is a count (run once). Closing closes every cursor it opened.
  */
-public abstract class SqlResultSet<O> extends ResultSet<O> {
+abstract class SqlResultSet<O> extends ResultSet<O> {
 
     final CollectionTable<O, ?> table;
     final Query<O> query;

@@ -7,7 +7,11 @@ import java.sql.SQLException;
  */
 public interface ConnectionPool extends AutoCloseable {
 
-    /** Borrows a connection; never blocks waiting for another request to return one. */
+    /**
+     * Borrows a connection; never blocks waiting for another request to return one. A connection opened for
+     * this borrow has been through the pool's {@link ConnectionInitializer}; if that failed, the connection is
+     * closed and the failure thrown.
+     */
     PooledConnection borrow() throws SQLException;
 
     /** How many connections are idle in the pool right now. */

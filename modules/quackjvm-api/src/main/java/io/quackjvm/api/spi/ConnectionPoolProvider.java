@@ -9,8 +9,10 @@ import java.sql.Connection;
 public interface ConnectionPoolProvider extends Provider {
 
     /**
-     * @param root      the database's root connection; the pool must not close it
-     * @param maxPooled how many idle connections to keep (0 keeps none)
+     * @param root        the database's root connection; the pool must not close it
+     * @param maxPooled   how many idle connections to keep (0 keeps none)
+     * @param initializer run once on every connection the pool opens, before it is first lent (see
+     *                    {@link ConnectionInitializer}); never on {@code root}
      */
-    ConnectionPool create(Connection root, int maxPooled);
+    ConnectionPool create(Connection root, int maxPooled, ConnectionInitializer initializer);
 }

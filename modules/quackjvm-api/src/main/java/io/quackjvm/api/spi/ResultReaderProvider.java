@@ -24,4 +24,13 @@ public interface ResultReaderProvider extends Provider {
 
     /** Opens a cursor over an executed query's result set. The cursor does not close {@code resultSet}. */
     RowCursor open(ResultSet resultSet) throws SQLException;
+
+    /**
+     * The JVM flag this reader needs to be usable, in the form that fits how it was loaded (a named module or the
+     * class path), or empty when it needs none. {@code ArrowSupport.getRequiredJvmFlag()} reports the flag of the
+     * bulk reader, so that an application can tell its users what to add. Must not throw.
+     */
+    default Optional<String> requiredJvmFlag() {
+        return Optional.empty();
+    }
 }

@@ -1,5 +1,6 @@
 package io.quackjvm.api.internal;
 
+import io.quackjvm.api.spi.ConnectionInitializer;
 import io.quackjvm.api.spi.ConnectionPool;
 import io.quackjvm.api.spi.ConnectionPoolProvider;
 import io.quackjvm.api.spi.PooledConnection;
@@ -34,8 +35,9 @@ class DatabaseDefaultsTest {
 
     private static Database open(Path file, Map<String, String> properties) {
         ConnectionPoolProvider pools = mock(ConnectionPoolProvider.class);
-        when(pools.create(org.mockito.ArgumentMatchers.any(), org.mockito.ArgumentMatchers.anyInt()))
-                .thenAnswer(inv -> duplicatingPool(inv.getArgument(0)));
+        when(pools.create(org.mockito.ArgumentMatchers.any(), org.mockito.ArgumentMatchers.anyInt(),
+                org.mockito.ArgumentMatchers.any()))
+                .thenAnswer(inv -> duplicatingPool(inv.getArgument(0), inv.getArgument(2)));
         WritePolicyProvider policies = mock(WritePolicyProvider.class);
         ResultReaderProvider reader = mock(ResultReaderProvider.class);
         when(reader.name()).thenReturn("stand-in");
@@ -45,11 +47,12 @@ class DatabaseDefaultsTest {
                 List.of(reader), false));
     }
 
-    private static ConnectionPool duplicatingPool(Connection root) {
+    private static ConnectionPool duplicatingPool(Connection root, ConnectionInitializer initializer) {
         ConnectionPool pool = mock(ConnectionPool.class);
         try {
             when(pool.borrow()).thenAnswer(inv -> {
                 Connection c = ((DuckDBConnection) root).duplicate();
+                initializer.initialize(c);
                 PooledConnection pc = mock(PooledConnection.class);
                 when(pc.connection()).thenReturn(c);
                 return pc;

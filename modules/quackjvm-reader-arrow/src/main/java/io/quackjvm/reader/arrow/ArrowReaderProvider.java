@@ -86,6 +86,17 @@ public final class ArrowReaderProvider implements ResultReaderProvider {
         return Optional.ofNullable(Root.FAILURE);
     }
 
+    /** Arrow needs {@code java.nio} opened to its memory module: {@link #requiredFlag()}. */
+    @Override
+    public Optional<String> requiredJvmFlag() {
+        try {
+            return Optional.of(requiredFlag());
+        } catch (LinkageError e) {
+            // Arrow itself is missing: no flag can help, and unavailableReason says so.
+            return Optional.empty();
+        }
+    }
+
     @Override
     public RowCursor open(ResultSet resultSet) throws SQLException {
         BufferAllocator allocator = Root.ALLOCATOR.newChildAllocator("quackjvm-cursor", 0, Long.MAX_VALUE);

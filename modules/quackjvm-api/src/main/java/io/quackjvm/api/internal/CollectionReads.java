@@ -1,0 +1,114 @@
+package io.quackjvm.api.internal;
+
+import com.googlecode.cqengine.index.support.CloseableIterator;
+import com.googlecode.cqengine.query.option.QueryOptions;
+import io.quackjvm.api.spi.Column;
+import io.quackjvm.api.spi.ObjectTable;
+import io.quackjvm.api.spi.PooledConnection;
+import io.quackjvm.api.spi.RowCursor;
+import io.quackjvm.api.spi.RowSource;
+import io.quackjvm.api.spi.RowWriter;
+
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.List;
+
+/**
+ * Every read of one collection's objects and keys: counts, a lookup by key, set-semantics {@code contains}, and
+ * cursors over objects, over joined rows that start with an object, and over keys. Each is one SQL statement run
+ * through {@link CollectionStatements}, so that a read inside a request that has written sees its own writes. It
+ * never writes, and it builds no index-table SQL (the index adapters hand it theirs). Thread-safe.
+ */
+final class CollectionReads<O, A> {
+
+    private final CollectionSchema<O, A> schema;
+    private final CollectionStatements statements;
+
+    CollectionReads(CollectionSchema<O, A> schema, CollectionStatements statements) {
+        this.schema = schema;
+        this.statements = statements;
+    }
+
+    /** Maps one result row to a value: the object read from the layout columns, then any further columns. */
+    @FunctionalInterface
+    interface RowMapper<O, T> {
+        T map(O object, RowSource row) throws SQLException;
+    }
+
+    int size(QueryOptions options) {
+        return (int) Math.min(Integer.MAX_VALUE, statements.queryLong(options, "SELECT count(*) FROM "
+                + schema.table, List.of()));
+    }
+
+    boolean isEmpty(QueryOptions options) {
+        return statements.queryLong(options, "SELECT count(*) FROM (SELECT 1 FROM " + schema.table + " LIMIT 1)",
+                List.of()) == 0;
+    }
+
+    /** The stored object with this key, or {@code null}. */
+    O get(A key, QueryOptions options) {
+        if (key == null) {
+            return null;
+        }
+        return statements.read(options, "Looking up a key", c -> find(c, key));
+    }
+
+    private O find(PooledConnection c, A key) throws SQLException {
+        PreparedStatement ps = c.prepare(schema.sql().selectByKey());
+        try {
+            schema.keyType.bind(ps, 1, key);
+            try (ResultSet rs = ps.executeQuery(); RowCursor rows = schema.db.reader(false).open(rs)) {
+                return rows.next() ? schema.layout.read(rows.row()) : null;
+            }
+        } finally {
+            c.recycle(ps);
+        }
+    }
+
+    /** Set semantics, as on the heap: the stored object with this key must be {@code equals} to {@code o}. */
+    boolean contains(Object o, QueryOptions options) {
+        A key = schema.keyOrNull(o);
+        if (key == null) {
+            return false;
+        }
+        O stored = get(key, options);
+        return stored != null && stored.equals(o);
+    }
+
+    /** A cursor over the objects of {@code SELECT columns FROM table <tail>}. */
+    CloseableIterator<O> objects(QueryOptions options, String tail, List<?> params, boolean large) {
+        return statements.cursor(options, "SELECT " + schema.sql().columns() + " FROM " + schema.table
+                + (tail.isEmpty() ? "" : " " + tail), params, large, schema.layout);
+    }
+
+    /**
+     * A cursor over the rows of {@code sql}, whose first columns are the layout columns, each mapped with
+     * {@code mapper}. Meant for joins; cached statements are safe for them because statistics propagation is off
+     * (see {@link Database}).
+     */
+    <T> CloseableIterator<T> query(QueryOptions options, String sql, List<?> params, boolean large,
+                                   RowMapper<O, T> mapper) {
+        ObjectTable<O> layout = schema.layout;
+        ObjectTable<T> view = new ObjectTable<>() {
+            @Override public List<Column> columns() { return layout.columns(); }
+            @Override public void write(T object, RowWriter row) { throw new UnsupportedOperationException(); }
+            @Override public T read(RowSource row) throws SQLException { return mapper.map(layout.read(row), row); }
+        };
+        return statements.cursor(options, sql, params, large, view);
+    }
+
+    /**
+     * A cursor over the keys of {@code sql}, whose only column is the key column, decoded and in result order.
+     * It streams like {@link #objects} (row by row, through the point reader the keys were always read with).
+     */
+    CloseableIterator<A> keys(QueryOptions options, String sql, List<?> params) {
+        KeyType<A> keyType = schema.keyType;
+        ObjectTable<A> keys = new ObjectTable<>() {
+            @Override public List<Column> columns() { return List.of(); }
+            @Override public void write(A key, RowWriter row) { throw new UnsupportedOperationException(); }
+            @Override public A read(RowSource row) throws SQLException { return keyType.read(row, 0); }
+        };
+        return statements.cursor(options, sql, params, false, keys);
+    }
+}

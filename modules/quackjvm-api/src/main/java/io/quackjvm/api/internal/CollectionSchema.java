@@ -1,0 +1,240 @@
+package io.quackjvm.api.internal;
+
+import com.googlecode.cqengine.attribute.SimpleAttribute;
+import io.quackjvm.api.QuackException;
+import io.quackjvm.api.spi.Column;
+import io.quackjvm.api.spi.ObjectTable;
+import io.quackjvm.api.spi.PooledConnection;
+
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.StringJoiner;
+
+/**
+ * The shape of one collection's object table and its row in the file's metadata: the table and key names, the
+ * key type, the layout and the SQL fragments that name the layout's columns. It creates the table, or checks
+ * that a table found in a file fits (class, key type, layout) and reconciles the layout's columns with it. It
+ * runs no reads or writes of objects and knows nothing of index tables or transactions: its SQL text is read by
+ * the classes that do. Thread-safe.
+ */
+final class CollectionSchema<O, A> {
+
+    /** The key column. Its name cannot collide with a field column, which never starts with an underscore. */
+    static final String KEY = "_key";
+    private static final String METADATA = "quackjvm_collections";
+
+    final Database db;
+    final String name;
+    /** The quoted table name. */
+    final String table;
+    final SimpleAttribute<O, A> primaryKey;
+    /** How keys are stored: every key bound in SQL is {@code keyType.encode(key)}. */
+    final KeyType<A> keyType;
+    final ObjectTable<O> layout;
+    private final String layoutName;
+
+    /** The SQL that names the layout's columns, rebuilt at once when reconciling reorders them. */
+    record ColumnSql(String columns, String insert, String selectByKey, String updateByKey) {
+    }
+
+    // Not final: reconciling with a table in a file may change the layout's column order (see prepareStatements).
+    private volatile ColumnSql sql;
+
+    CollectionSchema(Database db, String name, SimpleAttribute<O, A> primaryKey, ObjectTable<O> layout,
+                     String layoutName) {
+        this.db = db;
+        this.name = name;
+        this.table = quote(name);
+        this.primaryKey = primaryKey;
+        this.keyType = KeyType.of(primaryKey.getAttributeType());
+        this.layout = layout;
+        this.layoutName = layoutName;
+        prepareStatements();
+    }
+
+    /**
+     * Builds the SQL that names the layout's columns. Run again after {@link ObjectTable#reconcile}, which may
+     * reorder the layout's columns to the order of the table in the file: the Appender fills columns by position.
+     */
+    private void prepareStatements() {
+        StringJoiner cols = new StringJoiner(", ");
+        StringJoiner params = new StringJoiner(", ");
+        StringJoiner sets = new StringJoiner(", ");
+        for (Column c : layout.columns()) {
+            cols.add(quote(c.name()));
+            params.add("?");
+            sets.add(quote(c.name()) + " = ?");
+        }
+        String columns = cols.toString();
+        // A plain INSERT after a key lookup: DuckDB 1.5.5 runs INSERT OR IGNORE through its conflict-handling path,
+        // measured 5-9x slower for one row (1.8 ms against 0.2 ms in memory).
+        this.sql = new ColumnSql(columns,
+                "INSERT INTO " + table + " (" + KEY + ", " + columns + ") VALUES (?, " + params + ")",
+                "SELECT " + columns + " FROM " + table + " WHERE " + KEY + " = ?",
+                "UPDATE " + table + " SET " + sets + " WHERE " + KEY + " = ?");
+    }
+
+    static String quote(String identifier) {
+        return '"' + identifier.replace("\"", "\"\"") + '"';
+    }
+
+    /**
+     * {@code columns}: the comma-separated quoted value columns; {@code insert}: {@code INSERT INTO table (_key,
+     * columns) VALUES (?, ...)}; {@code selectByKey}: {@code SELECT columns FROM table WHERE _key = ?};
+     * {@code updateByKey}: {@code UPDATE table SET c1 = ?, ... WHERE _key = ?}.
+     */
+    ColumnSql sql() {
+        return sql;
+    }
+
+    /** How many layout columns an object occupies. */
+    int columnCount() {
+        return layout.columns().size();
+    }
+
+    /** The layout columns qualified with {@code alias}: {@code o."c1", o."c2"}. */
+    String qualified(String alias) {
+        StringJoiner j = new StringJoiner(", ");
+        for (Column col : layout.columns()) {
+            j.add(alias + "." + quote(col.name()));
+        }
+        return j.toString();
+    }
+
+    /** The key of an object to be stored; fails naming the object when it or its key is null. */
+    A keyOf(O object) {
+        if (object == null) {
+            throw new NullPointerException("Cannot add a null object to collection '" + name + "'");
+        }
+        A key = primaryKey.getValue(object, null);
+        if (key == null) {
+            throw new IllegalArgumentException("Null primary key: attribute '" + primaryKey.getAttributeName()
+                    + "' of " + object + " is null; every object stored in collection '" + name + "' needs a key");
+        }
+        return key;
+    }
+
+    /** The key of {@code o} when it is an object of this collection, else {@code null}. */
+    @SuppressWarnings("unchecked")
+    A keyOrNull(Object o) {
+        if (o == null || !primaryKey.getObjectType().isInstance(o)) {
+            return null;
+        }
+        return primaryKey.getValue((O) o, null);
+    }
+
+    static boolean tableExists(PooledConnection c, String table) throws SQLException {
+        try (PreparedStatement p = c.connection().prepareStatement(
+                "SELECT count(*) FROM information_schema.tables WHERE table_name = ?")) {
+            p.setString(1, table);
+            try (ResultSet rs = p.executeQuery()) {
+                return rs.next() && rs.getLong(1) > 0;
+            }
+        }
+    }
+
+    /** Creates the metadata table when the file may be written, or checks that a read-only file holds one. */
+    void ensureMetadata(PooledConnection c) throws SQLException {
+        if (db.readOnly()) {
+            if (!tableExists(c, METADATA)) {
+                throw new QuackException("The " + db.describe() + " holds no quackjvm collections, and it is "
+                        + "opened read-only, so collection '" + name + "' cannot be created in it. Check the path, "
+                        + "or open it without access_mode=READ_ONLY to create the collection.");
+            }
+            return;
+        }
+        try (Statement s = c.connection().createStatement()) {
+            s.execute("CREATE TABLE IF NOT EXISTS " + METADATA + " (name VARCHAR PRIMARY KEY, object_class VARCHAR, "
+                    + "key_type VARCHAR, layout VARCHAR)");
+        }
+    }
+
+    /** Creates the table and its metadata row, or checks that the table found in the file fits this collection. */
+    void createOrReconcile(PooledConnection c) throws SQLException {
+        String[] found = null;
+        try (PreparedStatement p = c.connection().prepareStatement(
+                "SELECT object_class, key_type, layout FROM " + METADATA + " WHERE name = ?")) {
+            p.setString(1, name);
+            try (ResultSet rs = p.executeQuery()) {
+                if (rs.next()) {
+                    found = new String[]{rs.getString(1), rs.getString(2), rs.getString(3)};
+                }
+            }
+        }
+        if (found == null) {
+            create(c);
+        } else {
+            reconcile(c, found);
+        }
+    }
+
+    private void create(PooledConnection c) throws SQLException {
+        db.checkWritable("Creating collection '" + name + "'");
+        StringJoiner ddl = new StringJoiner(", ", "CREATE TABLE " + table + " (", ")");
+        ddl.add(KEY + " " + keyType.sqlType + " PRIMARY KEY");
+        for (Column col : layout.columns()) {
+            ddl.add(quote(col.name()) + " " + col.sqlType()
+                    + (col.compression() == null ? "" : " USING COMPRESSION " + col.compression()));
+        }
+        try (Statement s = c.connection().createStatement()) {
+            s.execute(ddl.toString());
+        }
+        try (PreparedStatement p = c.connection().prepareStatement("INSERT INTO " + METADATA + " VALUES (?, ?, ?, ?)")) {
+            p.setString(1, name);
+            p.setString(2, primaryKey.getObjectType().getName());
+            p.setString(3, keyType.signature());
+            p.setString(4, layoutName);
+            p.executeUpdate();
+        }
+    }
+
+    private void reconcile(PooledConnection c, String[] found) throws SQLException {
+        String objectClass = primaryKey.getObjectType().getName();
+        List<String> problems = new ArrayList<>();
+        if (!found[0].equals(objectClass)) {
+            problems.add("it holds " + found[0] + ", not " + objectClass);
+        }
+        String keyMismatch = keyType.mismatch(found[1]);
+        if (keyMismatch != null) {
+            problems.add(keyMismatch);
+        }
+        if (!found[2].equals(layoutName)) {
+            problems.add("it was stored with the '" + found[2] + "' layout, not '" + layoutName + "'");
+        }
+        if (!problems.isEmpty()) {
+            throw new QuackException("Collection '" + name + "' in the " + db.describe() + " does not fit: "
+                    + String.join("; ", problems) + ".");
+        }
+        List<Column> existing = new ArrayList<>();
+        try (PreparedStatement p = c.connection().prepareStatement("SELECT column_name, data_type FROM "
+                + "information_schema.columns WHERE table_name = ? AND column_name <> ? ORDER BY ordinal_position")) {
+            p.setString(1, name);
+            p.setString(2, KEY);
+            try (ResultSet rs = p.executeQuery()) {
+                while (rs.next()) {
+                    existing.add(new Column(rs.getString(1), rs.getString(2)));
+                }
+            }
+        }
+        List<Column> added;
+        try {
+            added = layout.reconcile(existing);
+        } catch (IllegalStateException e) {
+            throw new QuackException("Collection '" + name + "' in the " + db.describe() + " does not fit class "
+                    + objectClass + ": " + e.getMessage(), e);
+        }
+        if (!added.isEmpty()) {
+            db.checkWritable("Adding columns " + added + " to collection '" + name + "'");
+        }
+        try (Statement s = c.connection().createStatement()) {
+            for (Column col : added) {
+                s.execute("ALTER TABLE " + table + " ADD COLUMN " + quote(col.name()) + " " + col.sqlType());
+            }
+        }
+        prepareStatements();
+    }
+}

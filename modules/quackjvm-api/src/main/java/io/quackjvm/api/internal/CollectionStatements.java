@@ -1,0 +1,215 @@
+package io.quackjvm.api.internal;
+
+import com.googlecode.cqengine.index.support.CloseableIterator;
+import com.googlecode.cqengine.query.option.QueryOptions;
+import io.quackjvm.api.spi.ObjectTable;
+import io.quackjvm.api.spi.PooledConnection;
+import io.quackjvm.api.spi.RowCursor;
+
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Where one collection's statements run: the request scopes, a write in the request's transaction (or one of its
+ * own), a read on that transaction or on a borrowed connection, and the plumbing that turns a statement into a
+ * cursor (released on close and by the Cleaner through {@link ObjectCursor}), a list, or one number. Every
+ * {@link java.sql.SQLException} leaves here as a {@link io.quackjvm.api.QuackException} naming the action. It
+ * builds no SQL of its own and knows nothing of the layout, keys or index tables beyond the readers it is handed.
+ * Thread-safe.
+ */
+final class CollectionStatements {
+
+    private final Database db;
+    private final String collection;
+    private final RequestScopes scopes;
+
+    CollectionStatements(Database db, String collection, CollectionTable<?, ?> owner) {
+        this.db = db;
+        this.collection = collection;
+        this.scopes = new RequestScopes(owner);
+    }
+
+    RequestScopes scopes() {
+        return scopes;
+    }
+
+    /** Work on a connection. */
+    @FunctionalInterface
+    interface Work<T> {
+        T run(PooledConnection connection) throws SQLException;
+    }
+
+    /** Maps one JDBC row to a value. */
+    @FunctionalInterface
+    interface ResultMapper<T> {
+        T map(ResultSet row) throws SQLException;
+    }
+
+    /** Runs a write in the request's transaction (or a transaction of its own outside a request). */
+    <T> T write(QueryOptions options, String action, Work<T> work) {
+        db.checkWritable(action + " on collection '" + collection + "'");
+        RequestScope scope = scopes.current(options);
+        QueryOptions own = null;
+        if (scope == null || scope.isIteratorRemove()) {
+            own = new QueryOptions();
+            scopes.open(own);
+            scope = scopes.current(own);
+        }
+        try {
+            return work.run(scope.writeConnection());
+        } catch (SQLException e) {
+            scope.fail();
+            throw Failures.wrap(action + " on collection '" + collection + "'", null, e);
+        } catch (RuntimeException | Error e) {
+            scope.fail();
+            throw e;
+        } finally {
+            if (own != null) {
+                scopes.close(own);
+            }
+        }
+    }
+
+    /** Runs a read on the request's transaction if it has written, else on a connection of its own. */
+    <T> T read(QueryOptions options, String action, Work<T> work) {
+        db.checkOpen();
+        RequestScope scope = scopes.current(options);
+        PooledConnection active = scope == null ? null : scope.activeWrite();
+        try {
+            if (active != null) {
+                return work.run(active);
+            }
+            try (PooledConnection c = db.borrow()) {
+                return work.run(c);
+            }
+        } catch (SQLException e) {
+            if (scope != null && active != null) {
+                scope.fail();
+            }
+            throw Failures.wrap(action + " on collection '" + collection + "'", null, e);
+        }
+    }
+
+    /**
+     * Opens a cursor over the rows of {@code sql}, each read with {@code reader}. Outside a write transaction it
+     * streams on a connection of its own; inside one the rows are read at once, because a later statement on
+     * the same connection would cut a streaming result short.
+     */
+    <T> CloseableIterator<T> cursor(QueryOptions options, String sql, List<?> params, boolean large,
+                                    ObjectTable<T> reader) {
+        db.checkOpen();
+        RequestScope scope = scopes.current(options);
+        PooledConnection active = scope == null ? null : scope.activeWrite();
+        if (active != null) {
+            List<T> all = read(options, "Querying", c -> readAll(c, sql, params, large, reader));
+            return new ListCursor<>(all);
+        }
+        PooledConnection c = db.borrow();
+        PreparedStatement ps = null;
+        ResultSet rs = null;
+        try {
+            ps = c.prepare(sql);
+            bind(ps, params);
+            rs = ps.executeQuery();
+            RowCursor rows = db.reader(large).open(rs);
+            ObjectCursor<T> cursor = new ObjectCursor<>(db.resources(), db.describe(), c, ps, rs, rows, reader);
+            if (scope != null) {
+                scope.register(cursor);
+            }
+            return cursor;
+        } catch (SQLException | RuntimeException e) {
+            closeQuietly(rs);
+            if (ps != null) {
+                c.recycle(ps);
+            }
+            c.close();
+            throw e instanceof SQLException ? Failures.wrap("Querying collection '" + collection + "'", sql,
+                    (SQLException) e) : (RuntimeException) e;
+        }
+    }
+
+    /** Reads every row of {@code sql} on {@code c} with {@code reader}, before anything else runs on it. */
+    <T> List<T> readAll(PooledConnection c, String sql, List<?> params, boolean large, ObjectTable<T> reader)
+            throws SQLException {
+        PreparedStatement ps = c.prepare(sql);
+        try {
+            bind(ps, params);
+            List<T> out = new ArrayList<>();
+            try (ResultSet rs = ps.executeQuery(); RowCursor rows = db.reader(large).open(rs)) {
+                while (rows.next()) {
+                    out.add(reader.read(rows.row()));
+                }
+            }
+            return out;
+        } finally {
+            c.recycle(ps);
+        }
+    }
+
+    /** Runs {@code sql} (one row, one long column) and returns the value. */
+    long queryLong(QueryOptions options, String sql, List<?> params) {
+        return read(options, "Counting", c -> {
+            PreparedStatement ps = c.prepare(sql);
+            try {
+                bind(ps, params);
+                try (ResultSet rs = ps.executeQuery()) {
+                    return rs.next() ? rs.getLong(1) : 0L;
+                }
+            } finally {
+                c.recycle(ps);
+            }
+        });
+    }
+
+    /** Runs {@code sql} and maps every row; for small answers (statistics, distinct values). */
+    <T> List<T> queryList(QueryOptions options, String sql, List<?> params, ResultMapper<T> mapper) {
+        return read(options, "Querying", c -> {
+            PreparedStatement ps = c.prepare(sql);
+            try {
+                bind(ps, params);
+                List<T> out = new ArrayList<>();
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        out.add(mapper.map(rs));
+                    }
+                }
+                return out;
+            } finally {
+                c.recycle(ps);
+            }
+        });
+    }
+
+    /** Binds parameters that are already in their stored form (keys through {@link KeyType#encode}). */
+    private static void bind(PreparedStatement ps, List<?> params) throws SQLException {
+        for (int i = 0; i < params.size(); i++) {
+            ps.setObject(i + 1, params.get(i));
+        }
+    }
+
+    private static void closeQuietly(AutoCloseable closeable) {
+        if (closeable != null) {
+            try {
+                closeable.close();
+            } catch (Exception ignored) {
+                // already failing
+            }
+        }
+    }
+
+    /** Iterates a list already read; used for reads inside a write transaction. */
+    static final class ListCursor<O> implements CloseableIterator<O> {
+        private final java.util.Iterator<O> it;
+
+        ListCursor(List<O> list) {
+            this.it = list.iterator();
+        }
+
+        @Override public boolean hasNext() { return it.hasNext(); }
+        @Override public O next() { return it.next(); }
+        @Override public void close() { }
+    }
+}

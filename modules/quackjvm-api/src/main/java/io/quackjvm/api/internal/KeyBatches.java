@@ -1,0 +1,136 @@
+package io.quackjvm.api.internal;
+
+import io.quackjvm.api.spi.PooledConnection;
+import io.quackjvm.api.spi.RowCursor;
+import org.duckdb.DuckDBAppender;
+import org.duckdb.DuckDBConnection;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.List;
+
+/**
+ * How a batch of keys reaches SQL for one collection: an {@code IN} list of bound keys for a small batch (its
+ * length rounded up to a power of two so that pooled connections cache few statement shapes), or the
+ * connection's temporary staging table, filled by the Appender, for a large one; and the one statement that
+ * reads the stored objects of a batch. Every key is bound in its stored form ({@link KeyType}). It reads and
+ * stages only: it never deletes or writes objects or index rows, and runs on the connection it is handed.
+ * Thread-safe.
+ */
+final class KeyBatches<O, A> {
+
+    private final CollectionSchema<O, A> schema;
+    private final int appenderThreshold;
+    private final String stage;
+    private final String stageName;
+
+    KeyBatches(CollectionSchema<O, A> schema, int appenderThreshold) {
+        this.schema = schema;
+        this.appenderThreshold = appenderThreshold;
+        this.stageName = "quackjvm_stage_" + schema.name;
+        this.stage = CollectionSchema.quote(stageName);
+    }
+
+    /** Whether a batch of {@code n} keys is small: bound in an {@code IN} list rather than staged. */
+    boolean small(int n) {
+        return n <= appenderThreshold;
+    }
+
+    /** The quoted staging table, filled by {@link #stage}. */
+    String stage() {
+        return stage;
+    }
+
+    interface StoredObjectVisitor<A, O> {
+        void visit(A key, O stored);
+    }
+
+    /**
+     * Calls {@code visitor} for every stored object whose key is in {@code keys}, in one statement: an {@code IN}
+     * list for a small batch, a join with the staged keys for a large one.
+     */
+    void forStoredObjects(PooledConnection c, Collection<A> keys, StoredObjectVisitor<A, O> visitor)
+            throws SQLException {
+        List<A> foundKeys = new ArrayList<>();
+        List<O> foundObjects = new ArrayList<>();
+        String key = CollectionSchema.KEY;
+        if (small(keys.size())) {
+            List<A> list = new ArrayList<>(keys);
+            PreparedStatement ps = c.prepare("SELECT " + schema.sql().columns() + ", " + key + " FROM " + schema.table
+                    + " WHERE " + key + " IN " + parameters(list.size()));
+            try {
+                bind(ps, list);
+                try (ResultSet rs = ps.executeQuery()) {
+                    readStored(rs, foundKeys, foundObjects);
+                }
+            } finally {
+                c.recycle(ps);
+            }
+        } else {
+            stage(c, keys);
+            String sql = "SELECT " + schema.qualified("t") + ", t." + key + " FROM " + schema.table + " t JOIN "
+                    + stage + " s ON t." + key + " = s." + key;
+            try (Statement s = c.connection().createStatement(); ResultSet rs = s.executeQuery(sql)) {
+                readStored(rs, foundKeys, foundObjects);
+            }
+        }
+        for (int i = 0; i < foundKeys.size(); i++) {
+            visitor.visit(foundKeys.get(i), foundObjects.get(i));
+        }
+    }
+
+    /** Reads rows of the layout's columns followed by the key, all of them, before anything else runs. */
+    private void readStored(ResultSet rs, List<A> keys, List<O> objects) throws SQLException {
+        int keyColumn = schema.columnCount();
+        try (RowCursor rows = schema.db.reader(false).open(rs)) {
+            while (rows.next()) {
+                objects.add(schema.layout.read(rows.row()));
+                keys.add(schema.keyType.read(rows.row(), keyColumn));
+            }
+        }
+    }
+
+    /**
+     * {@code (?, ?, ...)} for {@code n} keys, rounded up to a power of two so that a pooled connection caches a
+     * handful of statement shapes rather than one per batch size; {@link #bind} repeats the last key.
+     */
+    static String parameters(int n) {
+        return "(" + String.join(", ", Collections.nCopies(slots(n), "?")) + ")";
+    }
+
+    private static int slots(int n) {
+        return n <= 1 ? 1 : Integer.highestOneBit(n - 1) << 1;
+    }
+
+    /** Binds {@code keys} (encoded) to the slots of {@link #parameters}. */
+    void bind(PreparedStatement ps, List<A> keys) throws SQLException {
+        for (int i = 0, slots = slots(keys.size()); i < slots; i++) {
+            schema.keyType.bind(ps, i + 1, keys.get(Math.min(i, keys.size() - 1)));
+        }
+    }
+
+    /** Fills this connection's temporary staging table with {@code keys}. */
+    void stage(PooledConnection c, Collection<A> keys) throws SQLException {
+        Connection connection = c.connection();
+        try (Statement s = connection.createStatement()) {
+            s.execute("CREATE TEMP TABLE IF NOT EXISTS " + stage + " (" + CollectionSchema.KEY + " "
+                    + schema.keyType.sqlType + ")");
+            s.execute("DELETE FROM " + stage);
+        }
+        try (DuckDBAppender appender = connection.unwrap(DuckDBConnection.class)
+                .createAppender("temp", DuckDBConnection.DEFAULT_SCHEMA, stageName)) {
+            Writers.AppenderRow row = new Writers.AppenderRow(appender);
+            for (A key : keys) {
+                appender.beginRow();
+                schema.keyType.write(row, key);
+                appender.endRow();
+            }
+        }
+    }
+}
