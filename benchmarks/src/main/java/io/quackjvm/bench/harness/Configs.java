@@ -51,7 +51,7 @@ public final class Configs {
 
     /** CQEngine's KryoSerializer (kryo-serializers) reflects into java.util when it is created, on Java 17. */
     static final List<String> CQENGINE_SQLITE_FLAGS = List.of("--add-opens=java.base/java.util=ALL-UNNAMED");
-    /** Needed by the library's Arrow reader once it exists; harmless before. */
+    /** Lets the library's Arrow reader reach java.nio (without it the library reads through JDBC rows). */
     static final List<String> QUACK_FLAGS = List.of("--add-opens=java.base/java.nio=ALL-UNNAMED");
 
     public static final String ON_HEAP = "cq-onheap";
@@ -87,15 +87,15 @@ public final class Configs {
                 QUACK_FLAGS, dir -> quack(dir, false, null, false, Indexes.NONE), true);
         add(QUACK_FILE_PK, "quackjvm BLOB layout, file-backed, default settings, primary key only (no secondary indexes)",
                 QUACK_FLAGS, dir -> quack(dir, true, null, false, Indexes.NONE), true);
-        add(QUACK_MEM, "quackjvm BLOB layout, in memory, default settings, DuckDBIndex(manufacturer, model, price) when available",
+        add(QUACK_MEM, "quackjvm BLOB layout, in memory, default settings, DuckDBIndex(manufacturer, model, price)",
                 QUACK_FLAGS, dir -> quack(dir, false, null, false, Indexes.SCAN), true);
-        add(QUACK_FILE, "quackjvm BLOB layout, file-backed, default settings, DuckDBIndex(manufacturer, model, price) when available",
+        add(QUACK_FILE, "quackjvm BLOB layout, file-backed, default settings, DuckDBIndex(manufacturer, model, price)",
                 QUACK_FLAGS, dir -> quack(dir, true, null, false, Indexes.SCAN), true);
         add(QUACK_FILE_256, "as quack-file, with memoryLimit(\"256MB\")",
                 QUACK_FLAGS, dir -> quack(dir, true, "256MB", false, Indexes.SCAN), true);
-        add("quack-columnar-mem", "quackjvm columnar layout, in memory, DuckDBIndex x3 when available (when ColumnarLayout exists)",
+        add("quack-columnar-mem", "quackjvm columnar layout, in memory, DuckDBIndex x3",
                 QUACK_FLAGS, dir -> quack(dir, false, null, true, Indexes.SCAN), true);
-        add("quack-columnar-file", "quackjvm columnar layout, file-backed, DuckDBIndex x3 when available (when ColumnarLayout exists)",
+        add("quack-columnar-file", "quackjvm columnar layout, file-backed, DuckDBIndex x3",
                 QUACK_FLAGS, dir -> quack(dir, true, null, true, Indexes.SCAN), true);
         add("quack-columnar-file-jdbc", "as quack-columnar-file, without the --add-opens flag: Arrow off, every result read through JDBC rows",
                 List.of(), dir -> quack(dir, true, null, true, Indexes.SCAN), true);
