@@ -10,7 +10,6 @@ module io.quackjvm.reader.arrow {
     requires org.apache.arrow.c;
     requires org.apache.arrow.memory.core;
     requires org.apache.arrow.memory.unsafe;
-    requires org.slf4j;
 
     provides io.quackjvm.api.spi.ResultReaderProvider with io.quackjvm.reader.arrow.ArrowReaderProvider;
 }

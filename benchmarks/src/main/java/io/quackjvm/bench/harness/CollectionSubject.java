@@ -26,17 +26,17 @@ public class CollectionSubject implements Subject {
     private final AutoCloseable onClose;
     private final Path dir;
     private final java.util.function.LongSupplier bytesUsed;
-    private final Object optimizeTarget;
+    private final Runnable optimize;
     private final String description;
 
     public CollectionSubject(IndexedCollection<Car> cars, String queryMode, AutoCloseable onClose, Path dir,
-                             java.util.function.LongSupplier bytesUsed, Object optimizeTarget, String description) {
+                             java.util.function.LongSupplier bytesUsed, Runnable optimize, String description) {
         this.cars = cars;
         this.queryMode = queryMode;
         this.onClose = onClose;
         this.dir = dir;
         this.bytesUsed = bytesUsed;
-        this.optimizeTarget = optimizeTarget;
+        this.optimize = optimize;
         this.description = description;
     }
 
@@ -117,7 +117,11 @@ public class CollectionSubject implements Subject {
 
     @Override
     public boolean optimize() {
-        return optimizeTarget != null && Features.callIfPresent(optimizeTarget, "optimize");
+        if (optimize == null) {
+            return false;
+        }
+        optimize.run();
+        return true;
     }
 
     @Override

@@ -73,7 +73,7 @@ public final class Compare {
         Files.createDirectories(raw);
         Files.createDirectories(out);
         System.out.println("quackjvm benchmark harness: mode=" + mode + " objects=" + n + " configs=" + configs.size()
-                + " features (this JVM): " + Features.summary());
+                + " features (this JVM): " + Configs.libraryFeatures());
         System.out.println("raw output: " + raw.toAbsolutePath() + "   summary: " + out.toAbsolutePath());
 
         long started = System.nanoTime();
@@ -95,20 +95,16 @@ public final class Compare {
         }
 
         List<Result> scalingResults = new ArrayList<>();
-        if (scaling == null && mode == Mode.FULL && Features.hasDuckDBIndex()) {
+        if (scaling == null && mode == Mode.FULL) {
             scaling = List.of(500_000, 1_000_000, 2_000_000, 4_000_000);
         }
         String scalingNote;
         if (noScaling || scaling == null) {
             scalingNote = noScaling ? "scaling runs disabled (--no-scaling)"
-                    : mode != Mode.FULL ? "scaling runs only in full mode (or with --scaling sizes)"
-                    : "scaling runs skipped: io.quackjvm.api.DuckDBIndex is not in this build yet";
+                    : "scaling runs only in full mode (or with --scaling sizes)";
         } else {
             scalingNote = "";
-            List<String> scalingConfigs = new ArrayList<>(List.of(Configs.ON_HEAP, Configs.QUACK_FILE));
-            if (Features.has(Features.COLUMNAR_LAYOUT)) {
-                scalingConfigs.add("quack-columnar-file");
-            }
+            List<String> scalingConfigs = List.of(Configs.ON_HEAP, Configs.QUACK_FILE, "quack-columnar-file");
             for (int size : scaling) {
                 for (String name : scalingConfigs) {
                     Result r = fork(Configs.get(name), mode, size, true, raw);

@@ -9,6 +9,9 @@ import com.googlecode.cqengine.index.disk.DiskIndex;
 import com.googlecode.cqengine.index.offheap.OffHeapIndex;
 import com.googlecode.cqengine.persistence.disk.DiskPersistence;
 import com.googlecode.cqengine.persistence.offheap.OffHeapPersistence;
+import io.quackjvm.api.ArrowSupport;
+import io.quackjvm.api.ColumnarLayout;
+import io.quackjvm.api.DuckDBIndex;
 import io.quackjvm.api.DuckDBPersistence;
 import io.quackjvm.bench.model.Car;
 
@@ -48,7 +51,7 @@ public final class Configs {
 
     /** CQEngine's KryoSerializer (kryo-serializers) reflects into java.util when it is created, on Java 17. */
     static final List<String> CQENGINE_SQLITE_FLAGS = List.of("--add-opens=java.base/java.util=ALL-UNNAMED");
-    /** Needed by the library's Arrow reader once it exists; harmless before. */
+    /** Lets the library's Arrow reader reach java.nio (without it the library reads through JDBC rows). */
     static final List<String> QUACK_FLAGS = List.of("--add-opens=java.base/java.nio=ALL-UNNAMED");
 
     public static final String ON_HEAP = "cq-onheap";
@@ -84,15 +87,15 @@ public final class Configs {
                 QUACK_FLAGS, dir -> quack(dir, false, null, false, Indexes.NONE), true);
         add(QUACK_FILE_PK, "quackjvm BLOB layout, file-backed, default settings, primary key only (no secondary indexes)",
                 QUACK_FLAGS, dir -> quack(dir, true, null, false, Indexes.NONE), true);
-        add(QUACK_MEM, "quackjvm BLOB layout, in memory, default settings, DuckDBIndex(manufacturer, model, price) when available",
+        add(QUACK_MEM, "quackjvm BLOB layout, in memory, default settings, DuckDBIndex(manufacturer, model, price)",
                 QUACK_FLAGS, dir -> quack(dir, false, null, false, Indexes.SCAN), true);
-        add(QUACK_FILE, "quackjvm BLOB layout, file-backed, default settings, DuckDBIndex(manufacturer, model, price) when available",
+        add(QUACK_FILE, "quackjvm BLOB layout, file-backed, default settings, DuckDBIndex(manufacturer, model, price)",
                 QUACK_FLAGS, dir -> quack(dir, true, null, false, Indexes.SCAN), true);
         add(QUACK_FILE_256, "as quack-file, with memoryLimit(\"256MB\")",
                 QUACK_FLAGS, dir -> quack(dir, true, "256MB", false, Indexes.SCAN), true);
-        add("quack-columnar-mem", "quackjvm columnar layout, in memory, DuckDBIndex x3 when available (when ColumnarLayout exists)",
+        add("quack-columnar-mem", "quackjvm columnar layout, in memory, DuckDBIndex x3",
                 QUACK_FLAGS, dir -> quack(dir, false, null, true, Indexes.SCAN), true);
-        add("quack-columnar-file", "quackjvm columnar layout, file-backed, DuckDBIndex x3 when available (when ColumnarLayout exists)",
+        add("quack-columnar-file", "quackjvm columnar layout, file-backed, DuckDBIndex x3",
                 QUACK_FLAGS, dir -> quack(dir, true, null, true, Indexes.SCAN), true);
         add("quack-columnar-file-jdbc", "as quack-columnar-file, without the --add-opens flag: Arrow off, every result read through JDBC rows",
                 List.of(), dir -> quack(dir, true, null, true, Indexes.SCAN), true);
@@ -170,10 +173,15 @@ public final class Configs {
                 indexes ? "DiskIndex x3" : "no secondary indexes");
     }
 
+    /**
+     * How the library in this JVM reads large results (Arrow needs a JVM flag, so it differs between forks):
+     * recorded with every result.
+     */
+    public static String libraryFeatures() {
+        return "Arrow=" + (ArrowSupport.isAvailable() ? "available" : "unavailable: " + ArrowSupport.getUnavailableReason());
+    }
+
     static Subject quack(Path dir, boolean file, String memoryLimit, boolean columnar, Indexes indexes) {
-        if (indexes == Indexes.ART && !Features.hasArtIndex()) {
-            throw new Subject.NotApplicable(Features.artIndexProblem());
-        }
         DuckDBPersistence.Builder<Car, Integer> b = DuckDBPersistence.builder(Car.CAR_ID);
         if (file) {
             b.file(dir.resolve("quack.duckdb"));
@@ -184,25 +192,24 @@ public final class Configs {
             b.memoryLimit(memoryLimit);
         }
         if (columnar) {
-            Object layout = Features.columnarLayout(Car.class);
-            Features.callBuilder(b, "columnarLayout", layout);
+            b.columnarLayout(ColumnarLayout.reflective(Car.class));
         }
         DuckDBPersistence<Car, Integer> p = b.build();
         IndexedCollection<Car> cars = new ConcurrentIndexedCollection<>(p);
         String mode;
         String why = "";
-        if (indexes != Indexes.NONE && Features.hasDuckDBIndex()) {
+        if (indexes != Indexes.NONE) {
             boolean art = indexes == Indexes.ART;
-            cars.addIndex(Features.duckDBIndex(Car.MANUFACTURER, art));
-            cars.addIndex(Features.duckDBIndex(Car.MODEL, art));
-            cars.addIndex(Features.duckDBIndex(Car.PRICE, art));
+            cars.addIndex(art ? DuckDBIndex.onAttributeWithArtIndex(Car.MANUFACTURER) : DuckDBIndex.onAttribute(Car.MANUFACTURER));
+            cars.addIndex(art ? DuckDBIndex.onAttributeWithArtIndex(Car.MODEL) : DuckDBIndex.onAttribute(Car.MODEL));
+            cars.addIndex(art ? DuckDBIndex.onAttributeWithArtIndex(Car.PRICE) : DuckDBIndex.onAttribute(Car.PRICE));
             mode = art ? "ART index" : "index";
         } else {
-            // Without DuckDBIndex CQEngine answers these by deserialising every object: labelled as such.
+            // Without secondary indexes CQEngine answers these by deserialising every object: labelled as such.
             mode = "fallback scan";
-            why = indexes == Indexes.NONE ? "; no secondary indexes by design" : "; " + Features.duckDBIndexProblem();
+            why = "; no secondary indexes by design";
         }
-        return new CollectionSubject(cars, mode, p::close, file ? dir : null, p::getBytesUsed, p,
-                "features: " + Features.summary() + (memoryLimit == null ? "" : "; memoryLimit=" + memoryLimit) + why);
+        return new CollectionSubject(cars, mode, p::close, file ? dir : null, p::getBytesUsed, p::optimize,
+                "features: " + libraryFeatures() + (memoryLimit == null ? "" : "; memoryLimit=" + memoryLimit) + why);
     }
 }

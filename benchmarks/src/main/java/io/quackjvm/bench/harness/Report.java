@@ -180,7 +180,7 @@ public final class Report {
                 .append("figures are single runs. Ratios are `this ÷ baseline`: below 1× is better (faster or smaller).\n\n");
         sb.append("Library under test: ").append(System.getProperty("bench.library", "the quackjvm jars on the classpath (as installed in ~/.m2)"))
                 .append(". ");
-        String features = Features.summary();
+        String features = Configs.libraryFeatures();
         for (Result r : results) {
             if (r.config.startsWith("quack") && r.props.getProperty("features") != null) {
                 features = r.props.getProperty("features");

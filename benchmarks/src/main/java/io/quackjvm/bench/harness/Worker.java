@@ -106,7 +106,7 @@ public final class Worker {
         out.setProperty("mode", mode.name().toLowerCase());
         out.setProperty("jvm", System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version"));
         out.setProperty("jvm_args", String.join(" ", ManagementFactory.getRuntimeMXBean().getInputArguments()));
-        out.setProperty("features", Features.summary());
+        out.setProperty("features", Configs.libraryFeatures());
         out.setProperty("baseline_rss_mb", Double.toString(rssMb()));
         out.setProperty("loadavg_start", loadAverage());
         Path dir = Files.createTempDirectory("quackjvm-bench-" + config.name + "-");

@@ -160,11 +160,10 @@ class ProviderDiscoveryTests {
 
     @TestFactory
     Stream<DynamicTest> onTheModulePath() {
-        // io.quackjvm.storage does not require jdk.unsupported, which objenesis (automatic) needs to rebuild
-        // objects; automatic modules do not pull platform modules into the graph. Reported to the lead: until its
-        // module-info says "requires jdk.unsupported", module-path users must add it as done here.
+        // No --add-modules: objenesis (an automatic module) needs jdk.unsupported to rebuild objects, and
+        // io.quackjvm.storage's own "requires jdk.unsupported" must bring it into the graph.
         return CASES.stream().map(c -> DynamicTest.dynamicTest(c.name, () -> check(c, List.of(JAVA.toString(),
-                "--add-modules", "jdk.unsupported", "--module-path", path(entries(c)), "--module", PROBE + "/" + PROBE + ".DiscoveryProbe", c.argument))));
+                "--module-path", path(entries(c)), "--module", PROBE + "/" + PROBE + ".DiscoveryProbe", c.argument))));
     }
 
     @TestFactory

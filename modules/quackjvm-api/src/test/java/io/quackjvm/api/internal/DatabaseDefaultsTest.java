@@ -5,6 +5,9 @@ import io.quackjvm.api.spi.ConnectionPool;
 import io.quackjvm.api.spi.ConnectionPoolProvider;
 import io.quackjvm.api.spi.PooledConnection;
 import io.quackjvm.api.spi.ResultReaderProvider;
+import io.quackjvm.api.spi.RowCursor;
+import io.quackjvm.api.spi.RowSource;
+import io.quackjvm.api.spi.WritePolicy;
 import io.quackjvm.api.spi.WritePolicyProvider;
 import org.duckdb.DuckDBConnection;
 import org.junit.jupiter.api.Test;
@@ -12,55 +15,140 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.ReentrantLock;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.mockito.Mockito.mock;
-import static org.mockito.Mockito.when;
 
 /**
- * The DuckDB settings a database is opened with by default, and that the user's own properties win. The SPI
- * providers around the real DuckDB connection are wiring stand-ins: this module has none of its own.
+ * The DuckDB settings a database is opened with by default, and that the user's own properties win. Real DuckDB
+ * throughout; this module has no providers of its own, so the test brings the smallest real ones: a pool that
+ * lends a fresh {@code duplicate()} of the root connection per borrow, one lock per collection, and a reader
+ * over JDBC getters.
  */
 class DatabaseDefaultsTest {
+
+    /** Each borrow is a new duplicate of the root connection, closed when handed back; none are kept. */
+    private static final class DuplicatePerBorrow implements ConnectionPoolProvider {
+        @Override
+        public String name() {
+            return "test-duplicate-per-borrow";
+        }
+
+        @Override
+        public ConnectionPool create(Connection root, int maxPooled, ConnectionInitializer initializer) {
+            return new ConnectionPool() {
+                @Override
+                public PooledConnection borrow() throws SQLException {
+                    Connection c = root.unwrap(DuckDBConnection.class).duplicate();
+                    initializer.initialize(c);
+                    return new PooledConnection() {
+                        @Override
+                        public Connection connection() {
+                            return c;
+                        }
+
+                        @Override
+                        public PreparedStatement prepare(String sql) throws SQLException {
+                            return c.prepareStatement(sql);
+                        }
+
+                        @Override
+                        public void recycle(PreparedStatement statement) {
+                            try {
+                                statement.close();
+                            } catch (SQLException e) {
+                                throw new IllegalStateException(e);
+                            }
+                        }
+
+                        @Override
+                        public void close() {
+                            try {
+                                c.close();
+                            } catch (SQLException e) {
+                                throw new IllegalStateException(e);
+                            }
+                        }
+                    };
+                }
+
+                @Override
+                public int idleCount() {
+                    return 0;
+                }
+
+                @Override
+                public void close() {
+                }
+            };
+        }
+    }
+
+    private static final class LockPerCollection implements WritePolicyProvider {
+        @Override
+        public String name() {
+            return "test-lock-per-collection";
+        }
+
+        @Override
+        public WritePolicy create(boolean serializeWrites) {
+            Map<String, ReentrantLock> locks = new ConcurrentHashMap<>();
+            return collection -> locks.computeIfAbsent(collection, k -> new ReentrantLock());
+        }
+    }
+
+    /** Column {@code i} is JDBC column {@code i + 1}. */
+    private static final class JdbcGetters implements ResultReaderProvider {
+        @Override
+        public String name() {
+            return "test-jdbc-getters";
+        }
+
+        @Override
+        public boolean bulk() {
+            return false;
+        }
+
+        @Override
+        public Optional<String> unavailableReason() {
+            return Optional.empty();
+        }
+
+        @Override
+        public RowCursor open(ResultSet rs) {
+            RowSource row = new RowSource() {
+                @Override public boolean isNull(int c) throws SQLException { rs.getObject(c + 1); return rs.wasNull(); }
+                @Override public boolean getBoolean(int c) throws SQLException { return rs.getBoolean(c + 1); }
+                @Override public int getInt(int c) throws SQLException { return rs.getInt(c + 1); }
+                @Override public long getLong(int c) throws SQLException { return rs.getLong(c + 1); }
+                @Override public double getDouble(int c) throws SQLException { return rs.getDouble(c + 1); }
+                @Override public String getString(int c) throws SQLException { return rs.getString(c + 1); }
+                @Override public byte[] getBytes(int c) throws SQLException { return rs.getBytes(c + 1); }
+                @Override public Object getObject(int c) throws SQLException { return rs.getObject(c + 1); }
+            };
+            return new RowCursor() {
+                @Override public boolean next() throws SQLException { return rs.next(); }
+                @Override public RowSource row() { return row; }
+                @Override public void close() { }
+            };
+        }
+    }
 
     private static Database open(Map<String, String> properties) {
         return open(null, properties);
     }
 
     private static Database open(Path file, Map<String, String> properties) {
-        ConnectionPoolProvider pools = mock(ConnectionPoolProvider.class);
-        when(pools.create(org.mockito.ArgumentMatchers.any(), org.mockito.ArgumentMatchers.anyInt(),
-                org.mockito.ArgumentMatchers.any()))
-                .thenAnswer(inv -> duplicatingPool(inv.getArgument(0), inv.getArgument(2)));
-        WritePolicyProvider policies = mock(WritePolicyProvider.class);
-        ResultReaderProvider reader = mock(ResultReaderProvider.class);
-        when(reader.name()).thenReturn("stand-in");
-        when(reader.bulk()).thenReturn(false);
-        when(reader.unavailableReason()).thenReturn(Optional.empty());
-        return Database.open(new DatabaseSettings(file, "256MB", properties, true, 4, pools, policies,
-                List.of(reader), false));
-    }
-
-    private static ConnectionPool duplicatingPool(Connection root, ConnectionInitializer initializer) {
-        ConnectionPool pool = mock(ConnectionPool.class);
-        try {
-            when(pool.borrow()).thenAnswer(inv -> {
-                Connection c = ((DuckDBConnection) root).duplicate();
-                initializer.initialize(c);
-                PooledConnection pc = mock(PooledConnection.class);
-                when(pc.connection()).thenReturn(c);
-                return pc;
-            });
-        } catch (SQLException e) {
-            throw new AssertionError(e);
-        }
-        return pool;
+        return Database.open(new DatabaseSettings(file, "256MB", properties, true, 4, new DuplicatePerBorrow(),
+                new LockPerCollection(), List.of(new JdbcGetters()), false));
     }
 
     private static String setting(Database db, String name) throws SQLException {
@@ -69,13 +157,10 @@ class DatabaseDefaultsTest {
 
     /** The value of a SQL expression on a freshly borrowed connection. */
     private static String value(Database db, String expression) throws SQLException {
-        PooledConnection c = db.borrow();
-        try (Statement s = c.connection().createStatement();
+        try (PooledConnection c = db.borrow(); Statement s = c.connection().createStatement();
              ResultSet rs = s.executeQuery("SELECT (" + expression + ")::VARCHAR")) {
             rs.next();
             return rs.getString(1);
-        } finally {
-            c.connection().close();
         }
     }
 
@@ -98,8 +183,7 @@ class DatabaseDefaultsTest {
             assertEquals(Database.CATALOG, value(db, "current_database()"));
             assertEquals(Database.CATALOG, value(db, "current_database()"));
             assertEquals(file + ".tmp", setting(db, "temp_directory"), "spill files go next to the database");
-            PooledConnection c = db.borrow();
-            try (Statement s = c.connection().createStatement()) {
+            try (PooledConnection c = db.borrow(); Statement s = c.connection().createStatement()) {
                 s.execute("CREATE TABLE t AS SELECT range::INTEGER AS i FROM range(100000)");
                 s.execute("CHECKPOINT " + Database.CATALOG);
                 try (ResultSet rs = s.executeQuery(
@@ -108,8 +192,6 @@ class DatabaseDefaultsTest {
                     assertEquals((100_000 + Database.ROW_GROUP_SIZE - 1) / Database.ROW_GROUP_SIZE, rs.getInt(1),
                             "row groups of " + Database.ROW_GROUP_SIZE + " rows, not DuckDB's 122,880");
                 }
-            } finally {
-                c.connection().close();
             }
         }
         try (Connection plain = java.sql.DriverManager.getConnection("jdbc:duckdb:" + file);

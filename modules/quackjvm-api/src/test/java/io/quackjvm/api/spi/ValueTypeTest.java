@@ -1,6 +1,5 @@
-package io.quackjvm.index;
+package io.quackjvm.api.spi;
 
-import io.quackjvm.api.spi.ValueType;
 import org.junit.jupiter.api.Test;
 
 import java.math.BigDecimal;
