@@ -93,10 +93,7 @@ class FileTest {
                 "    }",
                 "  }",
                 "}"));
-        String duckdbJar = Path.of(org.duckdb.DuckDBConnection.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Process process = new ProcessBuilder(java, "-cp", duckdbJar, holder.toString(), file.toString())
-                .redirectErrorStream(true).start();
+        Process process = OtherProcess.start(holder, file.toString());
         try {
             BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
             String line;

@@ -6,7 +6,6 @@ import io.quackjvm.api.spi.ConnectionPoolProvider;
 import io.quackjvm.api.spi.PooledConnection;
 import io.quackjvm.api.spi.ResultReaderProvider;
 import io.quackjvm.api.spi.RowCursor;
-import io.quackjvm.api.spi.RowSource;
 import io.quackjvm.api.spi.WritePolicy;
 import io.quackjvm.api.spi.WritePolicyProvider;
 import org.duckdb.DuckDBConnection;
@@ -105,11 +104,11 @@ class DatabaseDefaultsTest {
         }
     }
 
-    /** Column {@code i} is JDBC column {@code i + 1}. */
-    private static final class JdbcGetters implements ResultReaderProvider {
+    /** The row-by-row reader a database requires; these tests read through plain JDBC, never through it. */
+    private static final class UnusedReader implements ResultReaderProvider {
         @Override
         public String name() {
-            return "test-jdbc-getters";
+            return "test-unused-reader";
         }
 
         @Override
@@ -124,21 +123,7 @@ class DatabaseDefaultsTest {
 
         @Override
         public RowCursor open(ResultSet rs) {
-            RowSource row = new RowSource() {
-                @Override public boolean isNull(int c) throws SQLException { rs.getObject(c + 1); return rs.wasNull(); }
-                @Override public boolean getBoolean(int c) throws SQLException { return rs.getBoolean(c + 1); }
-                @Override public int getInt(int c) throws SQLException { return rs.getInt(c + 1); }
-                @Override public long getLong(int c) throws SQLException { return rs.getLong(c + 1); }
-                @Override public double getDouble(int c) throws SQLException { return rs.getDouble(c + 1); }
-                @Override public String getString(int c) throws SQLException { return rs.getString(c + 1); }
-                @Override public byte[] getBytes(int c) throws SQLException { return rs.getBytes(c + 1); }
-                @Override public Object getObject(int c) throws SQLException { return rs.getObject(c + 1); }
-            };
-            return new RowCursor() {
-                @Override public boolean next() throws SQLException { return rs.next(); }
-                @Override public RowSource row() { return row; }
-                @Override public void close() { }
-            };
+            throw new UnsupportedOperationException("these tests read through plain JDBC");
         }
     }
 
@@ -148,7 +133,7 @@ class DatabaseDefaultsTest {
 
     private static Database open(Path file, Map<String, String> properties) {
         return Database.open(new DatabaseSettings(file, "256MB", properties, true, 4, new DuplicatePerBorrow(),
-                new LockPerCollection(), List.of(new JdbcGetters()), false));
+                new LockPerCollection(), List.of(new UnusedReader()), false));
     }
 
     private static String setting(Database db, String name) throws SQLException {

@@ -7,6 +7,7 @@ import io.quackjvm.api.DuckDBIndex;
 import io.quackjvm.api.DuckDBPersistence;
 import io.quackjvm.api.PersistenceClosedException;
 import io.quackjvm.it.Car;
+import io.quackjvm.it.OtherProcess;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -7,6 +7,7 @@ import io.quackjvm.api.DuckDBIndex;
 import io.quackjvm.api.DuckDBPersistence;
 import io.quackjvm.api.QuackException;
 import io.quackjvm.it.Car;
+import io.quackjvm.it.OtherProcess;
 import io.quackjvm.it.Person;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

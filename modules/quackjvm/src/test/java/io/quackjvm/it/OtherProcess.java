@@ -1,26 +1,38 @@
-package io.quackjvm.it.lifecycle;
+package io.quackjvm.it;
 
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** Another JVM that opens a database file with plain DuckDB JDBC and counts a table's rows. */
-final class OtherProcess {
+/** Another JVM running a single Java source file with DuckDB's JDBC driver on its class path. */
+public final class OtherProcess {
 
     private OtherProcess() {
+    }
+
+    /** Starts {@code java -cp <duckdb_jdbc> source args...}, its error output merged into its output. */
+    public static Process start(Path source, String... args) throws Exception {
+        String duckdbJar = Path.of(org.duckdb.DuckDBConnection.class.getProtectionDomain().getCodeSource()
+                .getLocation().toURI()).toString();
+        String launcher = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        List<String> command = new ArrayList<>(List.of(launcher, "-cp", duckdbJar, source.toString()));
+        command.addAll(List.of(args));
+        return new ProcessBuilder(command).redirectErrorStream(true).start();
     }
 
     /**
      * Runs {@code SELECT count(*) FROM table} on {@code file} in a new JVM (read-only when asked) and returns the
      * count; fails the test when that process fails.
      */
-    static long countRows(Path dir, Path file, String table, boolean readOnly) throws Exception {
+    public static long countRows(Path dir, Path file, String table, boolean readOnly) throws Exception {
         Path source = dir.resolve("CountRows.java");
         Files.writeString(source, String.join("\n",
                 "import java.sql.*;",
@@ -37,11 +49,7 @@ final class OtherProcess {
                 "    }",
                 "  }",
                 "}"));
-        String duckdbJar = Path.of(org.duckdb.DuckDBConnection.class.getProtectionDomain().getCodeSource()
-                .getLocation().toURI()).toString();
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Process process = new ProcessBuilder(java, "-cp", duckdbJar, source.toString(), file.toString(), table,
-                Boolean.toString(readOnly)).redirectErrorStream(true).start();
+        Process process = start(source, file.toString(), table, Boolean.toString(readOnly));
         String output;
         try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(),
                 StandardCharsets.UTF_8))) {
