@@ -102,4 +102,28 @@ class CloseTest {
             assertEquals(20_006, new ConcurrentIndexedCollection<>(p).size());
         }
     }
+
+    @Test
+    void aWriteRunningWhenTheDatabaseClosesIsRolledBackWhole() throws Exception {
+        Path file = dir.resolve("busy.duckdb");
+        DuckDBPersistence<Car, Integer> p = DuckDBPersistence.builder(Car.CAR_ID).file(file).build();
+        IndexedCollection<Car> cars = new ConcurrentIndexedCollection<>(p);
+        cars.addIndex(DuckDBIndex.onAttribute(Car.MANUFACTURER));
+        List<Car> many = Car.firstN(300_000);
+        java.util.concurrent.CompletableFuture<Boolean> writer =
+                java.util.concurrent.CompletableFuture.supplyAsync(() -> cars.addAll(many));
+        Thread.sleep(300);
+        p.close();
+        boolean acknowledged;
+        try {
+            acknowledged = writer.get(120, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (java.util.concurrent.ExecutionException e) {
+            acknowledged = false;
+        }
+        try (DuckDBPersistence<Car, Integer> again = DuckDBPersistence.builder(Car.CAR_ID).file(file).build()) {
+            int size = new ConcurrentIndexedCollection<>(again).size();
+            // all or nothing: the request either finished before close() reached it, or was rolled back whole
+            assertEquals(acknowledged ? 300_000 : 0, size);
+        }
+    }
 }
