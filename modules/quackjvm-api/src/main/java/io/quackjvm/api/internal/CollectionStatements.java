@@ -50,7 +50,9 @@ final class CollectionStatements {
 
     /** Runs a write in the request's transaction (or a transaction of its own outside a request). */
     <T> T write(QueryOptions options, String action, Work<T> work) {
-        db.checkWritable(action + " on collection '" + collection + "'");
+        if (db.readOnly()) {
+            db.checkWritable(action + " on collection '" + collection + "'");
+        }
         RequestScope scope = scopes.current(options);
         QueryOptions own = null;
         if (scope == null || scope.isIteratorRemove()) {
@@ -151,17 +153,8 @@ final class CollectionStatements {
 
     /** Runs {@code sql} (one row, one long column) and returns the value. */
     long queryLong(QueryOptions options, String sql, List<?> params) {
-        return read(options, "Counting", c -> {
-            PreparedStatement ps = c.prepare(sql);
-            try {
-                bind(ps, params);
-                try (ResultSet rs = ps.executeQuery()) {
-                    return rs.next() ? rs.getLong(1) : 0L;
-                }
-            } finally {
-                c.recycle(ps);
-            }
-        });
+        List<Long> values = queryList(options, sql, params, rs -> rs.getLong(1));
+        return values.isEmpty() ? 0L : values.get(0);
     }
 
     /** Runs {@code sql} and maps every row; for small answers (statistics, distinct values). */
