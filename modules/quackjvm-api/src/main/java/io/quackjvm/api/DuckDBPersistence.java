@@ -9,11 +9,10 @@ import com.googlecode.cqengine.query.option.QueryOptions;
 import io.quackjvm.api.internal.CollectionTable;
 import io.quackjvm.api.internal.Compactor;
 import io.quackjvm.api.internal.Database;
-import io.quackjvm.api.internal.DatabaseSettings;
+import io.quackjvm.api.internal.DatabaseOptions;
 import io.quackjvm.api.internal.DuckDBIdentityIndex;
 import io.quackjvm.api.internal.DuckDBObjectStore;
 import io.quackjvm.api.internal.KeyType;
-import io.quackjvm.api.internal.MemoryLimit;
 import io.quackjvm.api.internal.Providers;
 import io.quackjvm.api.spi.ConnectionPoolProvider;
 import io.quackjvm.api.spi.ObjectLayoutProvider;
@@ -28,9 +27,6 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
@@ -72,13 +68,26 @@ public final class DuckDBPersistence<O, A extends Comparable<A>> implements SQLi
     private final Database database;
     private final CollectionTable<O, A> table;
     private final Path deleteOnClose;
+    /** The shared database this collection belongs to, or {@code null} when it has a database of its own. */
+    private final DuckDBDatabase owner;
 
     private DuckDBPersistence(SimpleAttribute<O, A> primaryKey, Database database, CollectionTable<O, A> table,
-                              Path deleteOnClose) {
+                              Path deleteOnClose, DuckDBDatabase owner) {
         this.primaryKey = primaryKey;
         this.database = database;
         this.table = table;
         this.deleteOnClose = deleteOnClose;
+        this.owner = owner;
+    }
+
+    /** The collection's engine; for the database API. */
+    CollectionTable<O, A> table() {
+        return table;
+    }
+
+    /** The shared database this collection was built in, or {@code null} when it has a database of its own. */
+    DuckDBDatabase owner() {
+        return owner;
     }
 
     /** An in-memory persistence with every setting at its default; mirrors {@code OffHeapPersistence.onPrimaryKey}. */
@@ -119,7 +128,7 @@ public final class DuckDBPersistence<O, A extends Comparable<A>> implements SQLi
 
     @Override
     public ObjectStore<O> createObjectStore() {
-        database.checkOpen();
+        table.checkOpen();
         return new DuckDBObjectStore<>(this, table);
     }
 
@@ -162,9 +171,13 @@ public final class DuckDBPersistence<O, A extends Comparable<A>> implements SQLi
 
     // ------------------------------------------------------------------ storage management
 
-    /** The size of the database file including its write-ahead log (for in-memory: of its blocks), in bytes. */
+    /**
+     * The size of the database file including its write-ahead log (for in-memory: of its blocks), in bytes. For a
+     * collection of a shared {@link DuckDBDatabase} that is the whole database, every collection included.
+     */
     @Override
     public long getBytesUsed() {
+        table.checkOpen();
         return database.bytesUsed();
     }
 
@@ -189,7 +202,7 @@ public final class DuckDBPersistence<O, A extends Comparable<A>> implements SQLi
      */
     @Override
     public void compact() {
-        database.checkOpen();
+        table.checkOpen();
         database.checkWritable("compact()");
         Compactor.compact(table);
     }
@@ -200,7 +213,7 @@ public final class DuckDBPersistence<O, A extends Comparable<A>> implements SQLi
      */
     @Override
     public void expand(long numBytes) {
-        database.checkOpen();
+        table.checkOpen();
     }
 
     /**
@@ -211,7 +224,7 @@ public final class DuckDBPersistence<O, A extends Comparable<A>> implements SQLi
      * objects added later land unsorted at the end.
      */
     public void optimize() {
-        database.checkOpen();
+        table.checkOpen();
         database.checkWritable("optimize()");
         table.optimizeIndexes();
         database.checkpoint(false);
@@ -219,7 +232,7 @@ public final class DuckDBPersistence<O, A extends Comparable<A>> implements SQLi
 
     /** Refreshes DuckDB's planner statistics (ANALYZE). */
     public void analyze() {
-        database.checkOpen();
+        table.checkOpen();
         database.execute("Analyzing", "ANALYZE");
     }
 
@@ -234,9 +247,18 @@ public final class DuckDBPersistence<O, A extends Comparable<A>> implements SQLi
      * iterator that was still open (close() releases them, and logs one warning saying how many there were; see
      * {@link Builder#trackUnclosedResults(boolean)} to find where they were opened). A write still running on
      * another thread is rolled back.
+     *
+     * <p>For a collection of a shared {@link DuckDBDatabase} this closes the collection alone: its later use
+     * throws {@link PersistenceClosedException}, the database and its other collections stay open, and the name
+     * may be built again. Its data stays in the database. Close the database to release the file.
      */
     @Override
     public void close() {
+        if (owner != null) {
+            table.close();
+            owner.unregister(table.name(), this);
+            return;
+        }
         database.close();
         if (deleteOnClose != null) {
             try {
@@ -262,46 +284,41 @@ public final class DuckDBPersistence<O, A extends Comparable<A>> implements SQLi
     public static final class Builder<O, A extends Comparable<A>> {
 
         private final SimpleAttribute<O, A> primaryKey;
-        private Path file;
-        private boolean locationSet;
-        private String memoryLimit;
-        private final Map<String, String> properties = new LinkedHashMap<>();
-        private Integer maxPooledConnections;
-        private Boolean serializeWrites;
+        private final DatabaseOptions options = new DatabaseOptions();
         private Integer appenderThreshold;
         private Integer stagingChunkRows;
         private String name;
         private ObjectLayoutProvider layout;
         private String layoutName;
         private ColumnarLayout<?> columnarLayout;
-        private ConnectionPoolProvider pool;
-        private WritePolicyProvider writePolicy;
-        private final List<ResultReaderProvider> readers = new ArrayList<>();
         private Path deleteOnClose;
-        private Boolean trackUnclosedResults;
+        /** The shared database the collection is built in, or {@code null} for a database of its own. */
+        private DuckDBDatabase shared;
 
         private Builder(SimpleAttribute<O, A> primaryKey) {
             this.primaryKey = Objects.requireNonNull(primaryKey, "primaryKey");
         }
 
+        /** A builder of a collection in {@code database}: only the per-collection options apply. */
+        static <O, A extends Comparable<A>> Builder<O, A> in(DuckDBDatabase database, SimpleAttribute<O, A> pk) {
+            Builder<O, A> builder = new Builder<>(pk);
+            builder.shared = Objects.requireNonNull(database, "database");
+            return builder;
+        }
+
         private static void once(boolean alreadySet, String option) {
-            if (alreadySet) {
-                throw new IllegalStateException(option + " was already set on this builder");
-            }
+            DatabaseOptions.once(alreadySet, option);
         }
 
         /** Keeps the database in memory (the default). */
         public Builder<O, A> inMemory() {
-            once(locationSet, "The storage location (inMemory/file)");
-            locationSet = true;
+            options.inMemory();
             return this;
         }
 
         /** Keeps the database in {@code file}, created if absent and reopened if present. */
         public Builder<O, A> file(Path file) {
-            once(locationSet, "The storage location (inMemory/file)");
-            this.file = Objects.requireNonNull(file, "file");
-            locationSet = true;
+            options.file(file);
             return this;
         }
 
@@ -316,36 +333,25 @@ public final class DuckDBPersistence<O, A extends Comparable<A>> implements SQLi
          * @throws IllegalArgumentException naming the value and the accepted forms when it is not a memory size
          */
         public Builder<O, A> memoryLimit(String limit) {
-            once(memoryLimit != null, "memoryLimit");
-            this.memoryLimit = MemoryLimit.normalise(limit);
+            options.memoryLimit(limit);
             return this;
         }
 
         /** Passes any DuckDB setting, for example {@code property("threads", "2")}. */
         public Builder<O, A> property(String key, String value) {
-            Objects.requireNonNull(key, "property key");
-            Objects.requireNonNull(value, "value of property " + key);
-            if ("memory_limit".equalsIgnoreCase(key)) {
-                return memoryLimit(value);
-            }
-            once(properties.containsKey(key), "Property " + key);
-            properties.put(key, value);
+            options.property(key, value);
             return this;
         }
 
         /** Passes several DuckDB settings at once. */
         public Builder<O, A> properties(Map<String, String> settings) {
-            Objects.requireNonNull(settings, "properties").forEach(this::property);
+            options.properties(settings);
             return this;
         }
 
         /** How many idle connections to keep for reuse between requests (default 32; 0 keeps none). */
         public Builder<O, A> maxPooledConnections(int max) {
-            once(maxPooledConnections != null, "maxPooledConnections");
-            if (max < 0) {
-                throw new IllegalArgumentException("maxPooledConnections(" + max + ") must be zero or more");
-            }
-            this.maxPooledConnections = max;
+            options.maxPooledConnections(max);
             return this;
         }
 
@@ -355,8 +361,7 @@ public final class DuckDBPersistence<O, A extends Comparable<A>> implements SQLi
          * {@link WriteConflictException} and is rolled back whole.
          */
         public Builder<O, A> serializeWrites(boolean serialize) {
-            once(serializeWrites != null, "serializeWrites");
-            this.serializeWrites = serialize;
+            options.serializeWrites(serialize);
             return this;
         }
 
@@ -435,31 +440,25 @@ public final class DuckDBPersistence<O, A extends Comparable<A>> implements SQLi
          * unclosed is logged with its origin when the garbage collector releases it. For finding leaks in tests.
          */
         public Builder<O, A> trackUnclosedResults(boolean track) {
-            once(trackUnclosedResults != null, "trackUnclosedResults");
-            this.trackUnclosedResults = track;
+            options.trackUnclosedResults(track);
             return this;
         }
 
         /** Uses these result readers instead of the discovered ones. */
         public Builder<O, A> resultReaders(ResultReaderProvider... providers) {
-            once(!readers.isEmpty(), "resultReaders");
-            for (ResultReaderProvider p : providers) {
-                readers.add(Objects.requireNonNull(p, "result reader"));
-            }
+            options.resultReaders(providers);
             return this;
         }
 
         /** Uses this connection pool instead of the discovered {@code "duplicating"} one. */
         public Builder<O, A> connectionPool(ConnectionPoolProvider provider) {
-            once(pool != null, "connectionPool");
-            this.pool = Objects.requireNonNull(provider, "connection pool provider");
+            options.connectionPool(provider);
             return this;
         }
 
         /** Uses this write policy instead of the discovered {@code "per-collection"} one. */
         public Builder<O, A> writePolicy(WritePolicyProvider provider) {
-            once(writePolicy != null, "writePolicy");
-            this.writePolicy = Objects.requireNonNull(provider, "write policy provider");
+            options.writePolicy(provider);
             return this;
         }
 
@@ -481,20 +480,26 @@ public final class DuckDBPersistence<O, A extends Comparable<A>> implements SQLi
             ObjectTable<O> objectTable = layoutProvider.createTable(type,
                     columnarLayout == null ? null : columnarLayout.description());
             String tableName = name != null ? name : defaultName(type);
-            Database database = Database.open(new DatabaseSettings(file, memoryLimit, Map.copyOf(properties),
-                    serializeWrites == null || serializeWrites,
-                    maxPooledConnections == null ? 32 : maxPooledConnections, pool, writePolicy, List.copyOf(readers),
-                    trackUnclosedResults != null && trackUnclosedResults));
+            if (shared != null) {
+                return shared.register(tableName, database -> newPersistence(database, tableName, objectTable,
+                        layoutProvider.name(), shared));
+            }
+            Database database = Database.open(options.settings());
             try {
-                CollectionTable<O, A> table = new CollectionTable<>(database, tableName, primaryKey, objectTable,
-                        layoutProvider.name(), appenderThreshold == null ? 16 : appenderThreshold,
-                        stagingChunkRows == null ? 131_072 : stagingChunkRows);
-                table.create();
-                return new DuckDBPersistence<>(primaryKey, database, table, deleteOnClose);
+                return newPersistence(database, tableName, objectTable, layoutProvider.name(), null);
             } catch (RuntimeException e) {
                 database.close();
                 throw e;
             }
+        }
+
+        private DuckDBPersistence<O, A> newPersistence(Database database, String tableName, ObjectTable<O> objectTable,
+                                                       String layoutName, DuckDBDatabase owner) {
+            CollectionTable<O, A> table = new CollectionTable<>(database, tableName, primaryKey, objectTable,
+                    layoutName, appenderThreshold == null ? 16 : appenderThreshold,
+                    stagingChunkRows == null ? 131_072 : stagingChunkRows);
+            table.create();
+            return new DuckDBPersistence<>(primaryKey, database, table, deleteOnClose, owner);
         }
 
         static String defaultName(Class<?> type) {

@@ -35,7 +35,7 @@ final class CollectionSchema<O, A> {
     /** How keys are stored: every key bound in SQL is {@code keyType.encode(key)}. */
     final KeyType<A> keyType;
     final ObjectTable<O> layout;
-    private final String layoutName;
+    final String layoutName;
 
     /** The SQL that names the layout's columns, rebuilt at once when reconciling reorders them. */
     record ColumnSql(String columns, String insert, String selectByKey, String updateByKey) {

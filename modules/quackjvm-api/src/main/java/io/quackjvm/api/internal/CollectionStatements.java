@@ -25,10 +25,12 @@ final class CollectionStatements {
     private final Database db;
     private final String collection;
     private final RequestScopes scopes;
+    private final CollectionTable<?, ?> owner;
 
     CollectionStatements(Database db, String collection, CollectionTable<?, ?> owner) {
         this.db = db;
         this.collection = collection;
+        this.owner = owner;
         this.scopes = new RequestScopes(owner);
     }
 
@@ -77,7 +79,7 @@ final class CollectionStatements {
 
     /** Runs a read on the request's transaction if it has written, else on a connection of its own. */
     <T> T read(QueryOptions options, String action, Work<T> work) {
-        db.checkOpen();
+        owner.checkOpen();
         RequestScope scope = scopes.current(options);
         PooledConnection active = scope == null ? null : scope.activeWrite();
         try {
@@ -102,7 +104,7 @@ final class CollectionStatements {
      */
     <T> CloseableIterator<T> cursor(QueryOptions options, String sql, List<?> params, boolean large,
                                     ObjectTable<T> reader) {
-        db.checkOpen();
+        owner.checkOpen();
         RequestScope scope = scopes.current(options);
         PooledConnection active = scope == null ? null : scope.activeWrite();
         if (active != null) {

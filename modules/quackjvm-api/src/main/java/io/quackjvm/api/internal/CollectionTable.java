@@ -4,6 +4,7 @@ import com.googlecode.cqengine.attribute.Attribute;
 import com.googlecode.cqengine.attribute.SimpleAttribute;
 import com.googlecode.cqengine.index.support.CloseableIterator;
 import com.googlecode.cqengine.query.option.QueryOptions;
+import io.quackjvm.api.PersistenceClosedException;
 import io.quackjvm.api.spi.Column;
 import io.quackjvm.api.spi.IndexStrategyProvider;
 import io.quackjvm.api.spi.ObjectTable;
@@ -30,6 +31,7 @@ public final class CollectionTable<O, A> {
     private final CollectionIndexes<O, A> indexes;
     private final CollectionReads<O, A> reads;
     private final CollectionWrites<O, A> writes;
+    private volatile boolean closed;
 
     public CollectionTable(Database db, String name, SimpleAttribute<O, A> primaryKey, ObjectTable<O> layout,
                            String layoutName, int appenderThreshold, int stagingChunkRows) {
@@ -49,6 +51,33 @@ public final class CollectionTable<O, A> {
 
     public Database database() {
         return db;
+    }
+
+    /**
+     * Closes this collection alone (its database stays open for the others): every later request fails with
+     * {@link PersistenceClosedException}.
+     */
+    public void close() {
+        closed = true;
+    }
+
+    /** Whether this collection or its database has been closed. */
+    public boolean isClosed() {
+        return closed || db.isClosed();
+    }
+
+    /** Fails with {@link PersistenceClosedException} when this collection or its database is closed. */
+    public void checkOpen() {
+        db.checkOpen();
+        if (closed) {
+            throw new PersistenceClosedException("Collection '" + name() + "' has been closed; "
+                    + "build it again from its database to use it");
+        }
+    }
+
+    /** The name of the object layout provider that stores the objects. */
+    public String layoutName() {
+        return schema.layoutName;
     }
 
     public SimpleAttribute<O, A> primaryKey() {

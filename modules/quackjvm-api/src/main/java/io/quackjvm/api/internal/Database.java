@@ -135,7 +135,7 @@ public final class Database implements AutoCloseable {
         properties.putIfAbsent("allocator_background_threads", "true");
         if (file != null && OPEN_FILES.containsKey(file)) {
             throw new DatabaseLockedException(file, "Cannot open database file " + file + ": it is already open in "
-                    + "this JVM by another DuckDBPersistence. Close that one first.", null);
+                    + "this JVM by another DuckDBPersistence or DuckDBDatabase. Close that one first, or build every collection of the file from one DuckDBDatabase.", null);
         }
         Path spill = null;
         if (file == null && !properties.containsKey("temp_directory")) {
@@ -242,6 +242,11 @@ public final class Database implements AutoCloseable {
     /** The results and transactions still open on this database. */
     OpenResources resources() {
         return resources;
+    }
+
+    /** Whether the database lives in memory (no file). */
+    public boolean isInMemory() {
+        return file == null;
     }
 
     public String describe() {

@@ -39,7 +39,7 @@ final class RequestScopes {
     }
 
     void open(QueryOptions options) {
-        table.database().checkOpen();
+        table.checkOpen();
         slot(options, true).computeIfAbsent(Thread.currentThread(), t -> new RequestScope(table));
     }
 

@@ -1,0 +1,400 @@
+package io.quackjvm.api;
+
+import com.googlecode.cqengine.IndexedCollection;
+import com.googlecode.cqengine.attribute.SimpleAttribute;
+import com.googlecode.cqengine.persistence.Persistence;
+import io.quackjvm.api.internal.Catalog;
+import io.quackjvm.api.internal.CollectionTable;
+import io.quackjvm.api.internal.Compactor;
+import io.quackjvm.api.internal.Database;
+import io.quackjvm.api.internal.DatabaseOptions;
+import io.quackjvm.api.internal.QuackCollection;
+import io.quackjvm.api.spi.ConnectionPoolProvider;
+import io.quackjvm.api.spi.ObjectLayoutProvider;
+import io.quackjvm.api.spi.ResultReaderProvider;
+import io.quackjvm.api.spi.WritePolicyProvider;
+
+import java.io.File;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Function;
+
+/**
+ * One DuckDB database holding several collections: one file (or one in-memory database), one memory limit, one
+ * connection pool, and collections that can be queried together.
+ *
+ * <pre>{@code
+ * try (DuckDBDatabase db = DuckDBDatabase.builder().file(Path.of("shop.duckdb")).memoryLimit("512MB").build()) {
+ *     IndexedCollection<Car> cars = db.collection(Car.CAR_ID).name("car").build();
+ *     IndexedCollection<Dealer> dealers = db.collection(Dealer.DEALER_ID).name("dealer").build();
+ *     ...
+ * }
+ * }</pre>
+ *
+ * <p>The database takes the database-wide settings; each collection takes its own through
+ * {@link #collection(SimpleAttribute)}. Collections are named, and a name is used once per database. Writes
+ * lock per collection: writers of two collections never wait for each other. Reopening a file and building each
+ * collection again under its name finds its objects and indexes; a collection whose class, key type or layout
+ * differs from what is stored under that name is refused with a message saying what differs.
+ *
+ * <p>Thread-safe. {@link #close()} closes every collection built from the database; later use of the database or
+ * of any of them throws {@link PersistenceClosedException}.
+ */
+public final class DuckDBDatabase implements AutoCloseable {
+
+    private final Database database;
+    /** The open collections by lower-cased name (DuckDB's identifiers ignore case). Guarded by {@code this}. */
+    private final Map<String, DuckDBPersistence<?, ?>> collections = new LinkedHashMap<>();
+
+    private DuckDBDatabase(Database database) {
+        this.database = database;
+    }
+
+    /** A builder for the database-wide settings. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * Starts a collection of this database, identified by {@code primaryKey}; finish it with
+     * {@link CollectionBuilder#build()} or {@link CollectionBuilder#buildPersistence()}.
+     */
+    public <O, A extends Comparable<A>> CollectionBuilder<O, A> collection(SimpleAttribute<O, A> primaryKey) {
+        database.checkOpen();
+        return new CollectionBuilder<>(DuckDBPersistence.Builder.in(this, primaryKey));
+    }
+
+    // ---------------------------------------------------------------- database-wide operations
+
+    /**
+     * Rewrites every index table of every collection sorted by value (see {@link DuckDBPersistence#optimize()}),
+     * then checkpoints.
+     */
+    public void optimize() {
+        for (DuckDBPersistence<?, ?> p : open("optimize()")) {
+            p.table().optimizeIndexes();
+        }
+        database.checkpoint(false);
+    }
+
+    /**
+     * Reclaims the space of deleted rows in every collection (see {@link DuckDBPersistence#compact()}), one
+     * collection at a time, each in its own transaction.
+     *
+     * @throws QuackException when a collection's write lock stays held for two seconds, naming the collection
+     */
+    public void compact() {
+        for (DuckDBPersistence<?, ?> p : open("compact()")) {
+            Compactor.compact(p.table());
+        }
+    }
+
+    /** Refreshes DuckDB's planner statistics of every table (ANALYZE). */
+    public void analyze() {
+        database.checkOpen();
+        database.execute("Analyzing", "ANALYZE");
+    }
+
+    /** The size of the database file including its write-ahead log (for in-memory: of its blocks), in bytes. */
+    public long getBytesUsed() {
+        return database.bytesUsed();
+    }
+
+    /**
+     * A readable catalog: each open collection's name, class, key, layout and row count, the columns of its table
+     * with their DuckDB types, its attribute indexes with their strategies, and the size of the database.
+     */
+    public String describe() {
+        List<CollectionTable<?, ?>> tables = new ArrayList<>();
+        for (DuckDBPersistence<?, ?> p : open(null)) {
+            tables.add(p.table());
+        }
+        return Catalog.describe(database, tables);
+    }
+
+    /** The names of the collections built so far and not closed, in the order they were built. */
+    public synchronized List<String> collectionNames() {
+        database.checkOpen();
+        List<String> names = new ArrayList<>();
+        for (DuckDBPersistence<?, ?> p : collections.values()) {
+            names.add(p.getTableName());
+        }
+        return names;
+    }
+
+    /**
+     * Closes every collection built from this database and then the database, releasing its file. Results and
+     * iterators still open are released and fail if used; a write still running on another thread is rolled
+     * back. Idempotent.
+     */
+    @Override
+    public void close() {
+        List<DuckDBPersistence<?, ?>> all;
+        synchronized (this) {
+            all = new ArrayList<>(collections.values());
+            collections.clear();
+        }
+        for (DuckDBPersistence<?, ?> p : all) {
+            p.table().close();
+        }
+        database.close();
+    }
+
+    @Override
+    public String toString() {
+        return "DuckDBDatabase{" + database.describe() + "}";
+    }
+
+    // ---------------------------------------------------------------- for the collections and the query API
+
+    /** The open collections, after checking that the database is open and, for {@code write}, writable. */
+    private synchronized List<DuckDBPersistence<?, ?>> open(String write) {
+        database.checkOpen();
+        if (write != null) {
+            database.checkWritable(write);
+        }
+        return new ArrayList<>(collections.values());
+    }
+
+    /** Builds a collection with {@code factory} under {@code name}, refusing a name already in use. */
+    synchronized <O, A extends Comparable<A>> DuckDBPersistence<O, A> register(
+            String name, Function<Database, DuckDBPersistence<O, A>> factory) {
+        database.checkOpen();
+        DuckDBPersistence<?, ?> existing = collections.get(key(name));
+        if (existing != null) {
+            throw new IllegalArgumentException("A collection named '" + existing.getTableName() + "' (of "
+                    + existing.getPrimaryKeyAttribute().getObjectType().getName() + ") is already open in this "
+                    + "database; give the new one another name(...), or close the first one");
+        }
+        DuckDBPersistence<O, A> persistence = factory.apply(database);
+        collections.put(key(name), persistence);
+        return persistence;
+    }
+
+    /** Forgets a collection closed on its own, freeing its name. */
+    synchronized void unregister(String name, DuckDBPersistence<?, ?> persistence) {
+        collections.remove(key(name), persistence);
+    }
+
+    private static String key(String name) {
+        return name.toLowerCase(Locale.ROOT);
+    }
+
+    /** The engine's database; for the query API. */
+    Database database() {
+        return database;
+    }
+
+    /**
+     * The persistence of {@code collection}, which must be a collection of this database.
+     *
+     * @param role how the caller names the collection in a message, for example {@code "the right collection"}
+     * @throws IllegalArgumentException naming the problem when it is not a DuckDB collection of this database
+     * @throws PersistenceClosedException when it or the database is closed
+     */
+    <O> DuckDBPersistence<O, ?> persistenceOf(IndexedCollection<O> collection, String role) {
+        Objects.requireNonNull(collection, role);
+        database.checkOpen();
+        Persistence<O, ?> persistence = collection.getPersistence();
+        if (!(persistence instanceof DuckDBPersistence)) {
+            throw new IllegalArgumentException(role + " is not stored in DuckDB (its persistence is "
+                    + persistence.getClass().getSimpleName() + "); build it with database.collection(pk)");
+        }
+        DuckDBPersistence<O, ?> duck = (DuckDBPersistence<O, ?>) persistence;
+        if (duck.owner() != this) {
+            throw new IllegalArgumentException(role + " '" + duck.getTableName() + "' belongs to "
+                    + (duck.owner() == null ? "a database of its own (DuckDBPersistence.builder)" : "another "
+                    + "DuckDBDatabase") + ", not to this one; build both collections from one DuckDBDatabase to "
+                    + "query them together");
+        }
+        duck.table().checkOpen();
+        return duck;
+    }
+
+    /**
+     * Builds a {@link DuckDBDatabase}. Every method validates its argument at once and throws
+     * {@link IllegalArgumentException} naming the bad value; setting the same option twice throws
+     * {@link IllegalStateException}. Not thread-safe.
+     */
+    public static final class Builder {
+
+        private final DatabaseOptions options = new DatabaseOptions();
+
+        private Builder() {
+        }
+
+        /** Keeps the database in memory (the default). */
+        public Builder inMemory() {
+            options.inMemory();
+            return this;
+        }
+
+        /** Keeps the database in {@code file}, created if absent and reopened if present. */
+        public Builder file(Path file) {
+            options.file(file);
+            return this;
+        }
+
+        /** Keeps the database in {@code file}, created if absent and reopened if present. */
+        public Builder file(File file) {
+            return file(Objects.requireNonNull(file, "file").toPath());
+        }
+
+        /**
+         * Caps DuckDB's buffer pool for the whole database, for example {@code "256MB"}. DuckDB's default is 80% of
+         * system memory.
+         *
+         * @throws IllegalArgumentException naming the value and the accepted forms when it is not a memory size
+         */
+        public Builder memoryLimit(String limit) {
+            options.memoryLimit(limit);
+            return this;
+        }
+
+        /** Passes any DuckDB setting, for example {@code property("threads", "2")}. */
+        public Builder property(String key, String value) {
+            options.property(key, value);
+            return this;
+        }
+
+        /** Passes several DuckDB settings at once. */
+        public Builder properties(Map<String, String> settings) {
+            options.properties(settings);
+            return this;
+        }
+
+        /**
+         * Whether writers to one collection wait for each other (default {@code true}); writers of different
+         * collections never do. See {@link DuckDBPersistence.Builder#serializeWrites(boolean)}.
+         */
+        public Builder serializeWrites(boolean serialize) {
+            options.serializeWrites(serialize);
+            return this;
+        }
+
+        /** How many idle connections to keep for reuse between requests (default 32; 0 keeps none). */
+        public Builder maxPooledConnections(int max) {
+            options.maxPooledConnections(max);
+            return this;
+        }
+
+        /** See {@link DuckDBPersistence.Builder#trackUnclosedResults(boolean)}. */
+        public Builder trackUnclosedResults(boolean track) {
+            options.trackUnclosedResults(track);
+            return this;
+        }
+
+        /** Uses these result readers instead of the discovered ones. */
+        public Builder resultReaders(ResultReaderProvider... providers) {
+            options.resultReaders(providers);
+            return this;
+        }
+
+        /** Uses this connection pool instead of the discovered {@code "duplicating"} one. */
+        public Builder connectionPool(ConnectionPoolProvider provider) {
+            options.connectionPool(provider);
+            return this;
+        }
+
+        /** Uses this write policy instead of the discovered {@code "per-collection"} one. */
+        public Builder writePolicy(WritePolicyProvider provider) {
+            options.writePolicy(provider);
+            return this;
+        }
+
+        /**
+         * Opens the database.
+         *
+         * @throws DatabaseLockedException when the file is held by another process or already open in this JVM
+         * @throws ProviderException       when a provider is missing, ambiguous or broken
+         * @throws QuackException          when the file is not a DuckDB database
+         */
+        public DuckDBDatabase build() {
+            return new DuckDBDatabase(Database.open(options.settings()));
+        }
+    }
+
+    /**
+     * Builds one collection of a {@link DuckDBDatabase}: the per-collection settings only. Not thread-safe.
+     *
+     * @param <O> the type of the stored objects
+     * @param <A> the type of the primary key
+     */
+    public static final class CollectionBuilder<O, A extends Comparable<A>> {
+
+        private final DuckDBPersistence.Builder<O, A> builder;
+
+        private CollectionBuilder(DuckDBPersistence.Builder<O, A> builder) {
+            this.builder = builder;
+        }
+
+        /**
+         * The collection's name, unique in the database, and the name SQL sees it by (default: the object class's
+         * simple name in snake case). Must start with a letter and hold only letters, digits and underscores.
+         */
+        public CollectionBuilder<O, A> name(String name) {
+            builder.name(name);
+            return this;
+        }
+
+        /** Uses this object layout instead of the discovered {@code "blob"} layout. */
+        public CollectionBuilder<O, A> layout(ObjectLayoutProvider provider) {
+            builder.layout(provider);
+            return this;
+        }
+
+        /** Uses the discovered object layout provider with this name. */
+        public CollectionBuilder<O, A> layout(String providerName) {
+            builder.layout(providerName);
+            return this;
+        }
+
+        /** Stores each object as typed columns; see {@link DuckDBPersistence.Builder#columnarLayout}. */
+        public CollectionBuilder<O, A> columnarLayout(ColumnarLayout<? super O> columnarLayout) {
+            builder.columnarLayout(columnarLayout);
+            return this;
+        }
+
+        /** Batches larger than this go through DuckDB's Appender instead of prepared statements (default 16). */
+        public CollectionBuilder<O, A> appenderThreshold(int rows) {
+            builder.appenderThreshold(rows);
+            return this;
+        }
+
+        /** Rows appended between flushes during a bulk load (default 131072). */
+        public CollectionBuilder<O, A> stagingChunkRows(int rows) {
+            builder.stagingChunkRows(rows);
+            return this;
+        }
+
+        /**
+         * Creates the collection's table (or finds it in the file) and returns the collection, a
+         * {@link com.googlecode.cqengine.ConcurrentIndexedCollection} whose queries this database can answer as a
+         * whole.
+         *
+         * @throws IllegalArgumentException when the name is already used by an open collection of this database,
+         *                                  or the key type is not supported
+         * @throws QuackException           when the file holds a different collection under this name
+         */
+        public IndexedCollection<O> build() {
+            DuckDBPersistence<O, A> persistence = buildPersistence();
+            return new QuackCollection<>(persistence, persistence.table());
+        }
+
+        /**
+         * Creates the collection's table (or finds it in the file) and returns its persistence, for an
+         * {@code ObjectLockingIndexedCollection} or {@code TransactionalIndexedCollection}.
+         *
+         * @throws IllegalArgumentException when the name is already used by an open collection of this database
+         * @throws QuackException           when the file holds a different collection under this name
+         */
+        public DuckDBPersistence<O, A> buildPersistence() {
+            return builder.build();
+        }
+    }
+}
