@@ -172,7 +172,8 @@ final class CollectionIndexes<O, A> {
             return false;
         }
         try (PreparedStatement p = c.connection().prepareStatement("SELECT strategy, value_type, stale, "
-                + "(SELECT count(*) FROM information_schema.tables WHERE table_name = ?) FROM " + INDEXES
+                + "(SELECT count(*) FROM information_schema.tables WHERE table_catalog = current_database() "
+                + "AND table_schema = current_schema() AND table_name = ?) FROM " + INDEXES
                 + " WHERE table_name = ?")) {
             p.setString(1, index.name());
             p.setString(2, index.name());

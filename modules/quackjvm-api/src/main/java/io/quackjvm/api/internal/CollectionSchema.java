@@ -129,7 +129,8 @@ final class CollectionSchema<O, A> {
 
     static boolean tableExists(PooledConnection c, String table) throws SQLException {
         try (PreparedStatement p = c.connection().prepareStatement(
-                "SELECT count(*) FROM information_schema.tables WHERE table_name = ?")) {
+                "SELECT count(*) FROM information_schema.tables WHERE table_catalog = current_database() "
+                        + "AND table_schema = current_schema() AND table_name = ?")) {
             p.setString(1, table);
             try (ResultSet rs = p.executeQuery()) {
                 return rs.next() && rs.getLong(1) > 0;
@@ -211,7 +212,8 @@ final class CollectionSchema<O, A> {
         }
         List<Column> existing = new ArrayList<>();
         try (PreparedStatement p = c.connection().prepareStatement("SELECT column_name, data_type FROM "
-                + "information_schema.columns WHERE table_name = ? AND column_name <> ? ORDER BY ordinal_position")) {
+                + "information_schema.columns WHERE table_catalog = current_database() AND table_schema = current_schema() "
+                + "AND table_name = ? AND column_name <> ? ORDER BY ordinal_position")) {
             p.setString(1, name);
             p.setString(2, KEY);
             try (ResultSet rs = p.executeQuery()) {
