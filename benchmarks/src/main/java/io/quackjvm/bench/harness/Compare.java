@@ -21,6 +21,8 @@ import java.util.concurrent.TimeUnit;
  * <pre>
  *   java -cp ... io.quackjvm.bench.harness.Compare --mode tiny|quick|full
  *        [--configs a,b,c] [--objects N] [--out dir] [--scaling 500000,1000000] [--no-scaling] [--scaling-only]
+ *        [--scaling-configs a,b,c] (default: on-heap, DiskPersistence, and the file configurations of both layouts,
+ *        plain and with a covering price index)
  * </pre>
  * Exit code: 0 when every fork ran (n/a measurements and skipped configurations are fine), 1 when the harness
  * itself broke (a fork crashed, timed out or a measurement threw). There are no timing thresholds anywhere.
@@ -35,6 +37,8 @@ public final class Compare {
         List<Integer> scaling = null;
         boolean noScaling = false;
         boolean scalingOnly = false;
+        List<String> scalingConfigs = List.of(Configs.ON_HEAP, Configs.DISK, Configs.QUACK_FILE, "quack-columnar-file",
+                Configs.QUACK_FILE_COVERING, Configs.QUACK_COLUMNAR_FILE_COVERING);
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--mode": mode = Mode.parse(args[++i]); break;
@@ -44,9 +48,10 @@ public final class Compare {
                 case "--scaling": scaling = parseSizes(args[++i]); break;
                 case "--no-scaling": noScaling = true; break;
                 case "--scaling-only": scalingOnly = true; break;
+                case "--scaling-configs": scalingConfigs = Arrays.asList(args[++i].split(",")); break;
                 case "": break;
                 default: throw new IllegalArgumentException("Unknown argument '" + args[i] + "'. Usage: --mode tiny|quick|full "
-                        + "[--configs a,b] [--objects N] [--out dir] [--scaling 500000,1000000] [--no-scaling] [--scaling-only]");
+                        + "[--configs a,b] [--objects N] [--out dir] [--scaling 500000,1000000] [--no-scaling] [--scaling-only] [--scaling-configs a,b]");
             }
         }
         int n = objects == null ? mode.objects : objects;
@@ -104,10 +109,9 @@ public final class Compare {
                     : "scaling runs only in full mode (or with --scaling sizes)";
         } else {
             scalingNote = "";
-            List<String> scalingConfigs = List.of(Configs.ON_HEAP, Configs.QUACK_FILE, "quack-columnar-file");
             for (int size : scaling) {
                 for (String name : scalingConfigs) {
-                    Result r = fork(Configs.get(name), mode, size, true, raw);
+                    Result r = fork(Configs.get(name.trim()), mode, size, true, raw);
                     scalingResults.add(r);
                     broken |= !(r.status().equals("ok") || r.skipped());
                 }

@@ -63,7 +63,9 @@ public final class Configs {
     public static final String QUACK_FILE_PK = "quack-file-pk";
 
     /** Secondary indexes a quackjvm configuration asks for. */
-    enum Indexes { NONE, SCAN, ART }
+    enum Indexes { NONE, SCAN, ART, COVERING }
+    public static final String QUACK_FILE_COVERING = "quack-file-covering";
+    public static final String QUACK_COLUMNAR_FILE_COVERING = "quack-columnar-file-covering";
     public static final String QUACK_FILE = "quack-file";
     public static final String QUACK_FILE_256 = "quack-file-256mb";
     public static final String RAW_MEM = "raw-jdbc-mem";
@@ -101,6 +103,10 @@ public final class Configs {
                 List.of(), dir -> quack(dir, true, null, true, Indexes.SCAN), true);
         add("quack-columnar-file-256mb", "as quack-columnar-file, with memoryLimit(\"256MB\")",
                 QUACK_FLAGS, dir -> quack(dir, true, "256MB", true, Indexes.SCAN), true);
+        add(QUACK_FILE_COVERING, "as quack-file, with DuckDBIndex.onAttributeCovering(price) (the index table carries the objects)",
+                QUACK_FLAGS, dir -> quack(dir, true, null, false, Indexes.COVERING), true);
+        add(QUACK_COLUMNAR_FILE_COVERING, "as quack-columnar-file, with DuckDBIndex.onAttributeCovering(price) (the index table carries every field)",
+                QUACK_FLAGS, dir -> quack(dir, true, null, true, Indexes.COVERING), true);
         add("quack-file-art", "as quack-file, with DuckDBIndex.onAttributeWithArtIndex (ART) x3",
                 QUACK_FLAGS, dir -> quack(dir, true, null, false, Indexes.ART), false);
         add(RAW_MEM, "raw DuckDB JDBC floor, in memory: same table, same Kryo, same lookup SQL, nothing of ours",
@@ -202,8 +208,9 @@ public final class Configs {
             boolean art = indexes == Indexes.ART;
             cars.addIndex(art ? DuckDBIndex.onAttributeWithArtIndex(Car.MANUFACTURER) : DuckDBIndex.onAttribute(Car.MANUFACTURER));
             cars.addIndex(art ? DuckDBIndex.onAttributeWithArtIndex(Car.MODEL) : DuckDBIndex.onAttribute(Car.MODEL));
-            cars.addIndex(art ? DuckDBIndex.onAttributeWithArtIndex(Car.PRICE) : DuckDBIndex.onAttribute(Car.PRICE));
-            mode = art ? "ART index" : "index";
+            cars.addIndex(art ? DuckDBIndex.onAttributeWithArtIndex(Car.PRICE)
+                    : indexes == Indexes.COVERING ? DuckDBIndex.onAttributeCovering(Car.PRICE) : DuckDBIndex.onAttribute(Car.PRICE));
+            mode = art ? "ART index" : indexes == Indexes.COVERING ? "index (price covering)" : "index";
         } else {
             // Without secondary indexes CQEngine answers these by deserialising every object: labelled as such.
             mode = "fallback scan";

@@ -42,6 +42,7 @@ public enum Metric {
     public static List<Metric> scaling() {
         List<Metric> m = new ArrayList<>();
         m.add(LOAD_MS);
+        m.add(LOOKUP_P50_US);
         m.add(COUNT_US);
         m.add(COUNT_OPT_US);
         m.add(RANGE_US);

@@ -240,7 +240,9 @@ public final class Report {
             sb.append("\n\n");
         }
 
-        sb.append("## Scaling: count and narrow range before and after optimize()\n\n");
+        sb.append("## Scaling: point lookup, count and narrow range before and after optimize()\n\n");
+        sb.append("Growth is the value at the largest size divided by the value at the smallest: 1× means the cost does ")
+                .append("not depend on the collection size.\n\n");
         if (scaling.isEmpty()) {
             sb.append(scalingNote).append(".\n\n");
         } else {
@@ -251,8 +253,9 @@ public final class Report {
             for (Metric m : Metric.scaling()) {
                 sb.append("### ").append(m.title).append(" (").append(m.unit).append(")\n\n| configuration |");
                 for (int s : sizes) sb.append(' ').append(fmtCount(s)).append(" |");
-                sb.append("\n|---|");
+                sb.append(" growth |\n|---|");
                 for (int ignored : sizes) sb.append("--:|");
+                sb.append("--:|");
                 sb.append('\n');
                 Map<String, Map<Integer, Result>> byConfig = new LinkedHashMap<>();
                 for (Result r : scaling) {
@@ -265,6 +268,12 @@ public final class Report {
                         Double v = r == null ? null : r.value(m);
                         sb.append(' ').append(v == null ? "n/a" : fmt(v)).append(" |");
                     }
+                    Result lo = e.getValue().get(sizes.first());
+                    Result hi = e.getValue().get(sizes.last());
+                    Double vLo = lo == null ? null : lo.value(m);
+                    Double vHi = hi == null ? null : hi.value(m);
+                    sb.append(' ').append(vLo == null || vHi == null || vLo == 0 || sizes.size() < 2 ? "–"
+                            : fmt(vHi / vLo) + "×").append(" |");
                     sb.append('\n');
                 }
                 sb.append('\n');

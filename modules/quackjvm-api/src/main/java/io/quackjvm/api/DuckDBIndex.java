@@ -57,12 +57,18 @@ public final class DuckDBIndex<A extends Comparable<A>, O> implements SortedKeyS
     private final Attribute<O, A> attribute;
     private final ValueType<A> valueType;
     private final IndexStrategyProvider strategy;
+    private final boolean covering;
     private volatile CollectionTable<O, ?> table;
     private volatile IndexTable<O, A> indexTable;
     /** The SQL of the attached table; {@code null} before {@link #init}. */
     private volatile AttributeIndexQueries<O, A> queries;
 
     private DuckDBIndex(Attribute<O, A> attribute, IndexStrategyProvider strategy) {
+        this(attribute, strategy, false);
+    }
+
+    private DuckDBIndex(Attribute<O, A> attribute, IndexStrategyProvider strategy, boolean covering) {
+        this.covering = covering;
         this.attribute = Objects.requireNonNull(attribute, "attribute");
         this.strategy = Objects.requireNonNull(strategy, "strategy");
         checkStableName(attribute);
@@ -85,6 +91,19 @@ public final class DuckDBIndex<A extends Comparable<A>, O> implements SortedKeyS
      */
     public static <A extends Comparable<A>, O> DuckDBIndex<A, O> onAttributeWithArtIndex(Attribute<O, A> attribute) {
         return new DuckDBIndex<>(attribute, Providers.load(IndexStrategyProvider.class).named("art"));
+    }
+
+    /**
+     * A covering index: the {@code "scan"} table plus a copy of every object's stored columns (the serialised
+     * object in the blob layout, every field in the columnar one). A query on this attribute then reads its
+     * objects from the index table alone, without looking them up in the object table, so after
+     * {@link DuckDBPersistence#optimize()} (which sorts the table by value) a narrow range or a rare value costs
+     * what its matches cost, whatever the size of the collection. The price: the index table holds a second copy
+     * of the objects (about the object table's size again on disk) and every write stores the object twice. Use
+     * it for the attribute that request-serving code queries with narrow ranges; see {@code docs/tuning.md}.
+     */
+    public static <A extends Comparable<A>, O> DuckDBIndex<A, O> onAttributeCovering(Attribute<O, A> attribute) {
+        return new DuckDBIndex<>(attribute, Providers.load(IndexStrategyProvider.class).named("scan"), true);
     }
 
     /** An index built by an explicitly chosen strategy instead of a discovered one. */
@@ -118,6 +137,11 @@ public final class DuckDBIndex<A extends Comparable<A>, O> implements SortedKeyS
     /** The name of the index strategy ({@code "scan"}, {@code "art"}, ...). */
     public String getStrategyName() {
         return strategy.name();
+    }
+
+    /** Whether the index table carries a copy of the objects ({@link #onAttributeCovering}). */
+    public boolean isCovering() {
+        return covering;
     }
 
     /** The name of the DuckDB table that holds the index, or {@code null} before it is added to a collection. */
@@ -191,7 +215,7 @@ public final class DuckDBIndex<A extends Comparable<A>, O> implements SortedKeyS
                     + "belongs to collection '" + table.name() + "'; create a new one for each collection");
         }
         CollectionTable<O, ?> t = store.table();
-        IndexTable<O, A> it = t.indexTable(attribute, valueType, strategy);
+        IndexTable<O, A> it = t.indexTable(attribute, valueType, strategy, covering);
         t.attach(it, queryOptions);
         table = t;
         indexTable = it;

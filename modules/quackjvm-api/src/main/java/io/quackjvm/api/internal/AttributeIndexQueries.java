@@ -140,8 +140,10 @@ public final class AttributeIndexQueries<O, A> extends SortedStatistics<A, O> {
                                                              boolean upperInclusive, boolean descending,
                                                              QueryOptions options) {
         List<Object> params = new ArrayList<>();
-        String sql = "SELECT " + table.sqlColumns("o") + ", i.value FROM " + index.sqlName() + " i JOIN "
-                + table.sqlName() + " o ON o._key = i._key"
+        String from = index.covering() ? index.sqlCoveredColumns("i") + ", i.value FROM " + index.sqlName() + " i"
+                : table.sqlColumns("o") + ", i.value FROM " + index.sqlName() + " i JOIN " + table.sqlName()
+                + " o ON o._key = i._key";
+        String sql = "SELECT " + from
                 + range(lower, lowerInclusive, upper, upperInclusive, params)
                 + " ORDER BY i.value" + (descending ? " DESC" : "");
         int valueColumn = table.columnCount();

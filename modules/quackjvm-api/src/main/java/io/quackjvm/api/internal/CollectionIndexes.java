@@ -2,6 +2,7 @@ package io.quackjvm.api.internal;
 
 import com.googlecode.cqengine.attribute.Attribute;
 import com.googlecode.cqengine.query.option.QueryOptions;
+import io.quackjvm.api.spi.Column;
 import io.quackjvm.api.spi.IndexStrategyProvider;
 import io.quackjvm.api.spi.PooledConnection;
 import io.quackjvm.api.spi.ValueType;
@@ -107,9 +108,14 @@ final class CollectionIndexes<O, A> {
         return names;
     }
 
-    /** Describes an attribute index on this collection (nothing is created until {@link #attach}). */
-    <V> IndexTable<O, V> describe(Attribute<O, V> attribute, ValueType<V> valueType, IndexStrategyProvider strategy) {
-        return new IndexTable<>(schema.name, schema.keyType.sqlType, attribute, valueType, strategy);
+    /**
+     * Describes an attribute index on this collection (nothing is created until {@link #attach}); a covering one
+     * copies the layout's columns as they are now.
+     */
+    <V> IndexTable<O, V> describe(Attribute<O, V> attribute, ValueType<V> valueType, IndexStrategyProvider strategy,
+                                  boolean covering) {
+        return new IndexTable<>(schema.name, schema.keyType.sqlType, attribute, valueType, strategy,
+                covering ? schema.layout.columns() : List.of());
     }
 
     /**
@@ -147,7 +153,8 @@ final class CollectionIndexes<O, A> {
                 try (Statement s = c.connection().createStatement()) {
                     s.execute("DROP TABLE IF EXISTS " + index.sqlName());
                     for (String ddl : index.strategy().create(index.definition())) {
-                        s.execute(ddl);
+                        s.execute(index.covering() && ddl.equals(index.definition().createTableStatement())
+                                ? coveringTableStatement(index) : ddl);
                     }
                 }
                 try (PreparedStatement p = c.connection().prepareStatement("INSERT OR REPLACE INTO " + INDEXES
@@ -155,7 +162,7 @@ final class CollectionIndexes<O, A> {
                     p.setString(1, index.name());
                     p.setString(2, schema.name);
                     p.setString(3, index.attribute().getAttributeName());
-                    p.setString(4, index.strategy().name());
+                    p.setString(4, index.storedStrategy());
                     p.setString(5, index.valueType().signature());
                     p.executeUpdate();
                 }
@@ -178,11 +185,27 @@ final class CollectionIndexes<O, A> {
             p.setString(1, index.name());
             p.setString(2, index.name());
             try (ResultSet rs = p.executeQuery()) {
-                return rs.next() && rs.getString(1).equals(index.strategy().name())
+                return rs.next() && rs.getString(1).equals(index.storedStrategy())
                         && rs.getString(2).equals(index.valueType().signature()) && !rs.getBoolean(3)
                         && rs.getLong(4) > 0;
             }
         }
+    }
+
+    /**
+     * The strategy's two-column {@code CREATE TABLE} with the copied layout columns after {@code value}. The strategy
+     * statements run around it unchanged (an ART on {@code value} is built on this table).
+     */
+    private String coveringTableStatement(IndexTable<O, ?> index) {
+        String create = index.definition().createTableStatement();
+        StringBuilder cols = new StringBuilder();
+        for (Column c : index.coveredColumns()) {
+            cols.append(", ").append(CollectionSchema.quote(IndexTable.coveredName(c))).append(' ').append(c.sqlType());
+            if (c.compression() != null) {
+                cols.append(" USING COMPRESSION ").append(c.compression());
+            }
+        }
+        return create.substring(0, create.length() - 1) + cols + ")";
     }
 
     /**
@@ -253,11 +276,15 @@ final class CollectionIndexes<O, A> {
             if (values.isEmpty()) {
                 continue;
             }
-            PreparedStatement insert = c.prepare("INSERT INTO " + index.sqlName() + " VALUES (?, ?)");
+            PreparedStatement insert = c.prepare("INSERT INTO " + index.sqlName() + " VALUES (?, ?"
+                    + ", ?".repeat(index.coveredColumns().size()) + ")");
             try {
                 for (Object v : values) {
                     schema.keyType.bind(insert, 1, key);
                     insert.setObject(2, v);
+                    if (index.covering()) {
+                        schema.layout.write(object, new Writers.StatementRow(insert, 3));
+                    }
                     insert.executeUpdate();
                 }
             } finally {
@@ -286,6 +313,9 @@ final class CollectionIndexes<O, A> {
                         appender.beginRow();
                         schema.keyType.write(row, e.getKey());
                         row.putObject(v);
+                        if (index.covering()) {
+                            schema.layout.write(e.getValue(), row);
+                        }
                         appender.endRow();
                         if (++inChunk == stagingChunkRows) {
                             appender.flush();

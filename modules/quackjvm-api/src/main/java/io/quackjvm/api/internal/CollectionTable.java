@@ -221,8 +221,8 @@ public final class CollectionTable<O, A> {
 
     /** Describes an attribute index on this collection (nothing is created until {@link #attach}). */
     public <V> IndexTable<O, V> indexTable(Attribute<O, V> attribute, ValueType<V> valueType,
-                                          IndexStrategyProvider strategy) {
-        return indexes.describe(attribute, valueType, strategy);
+                                          IndexStrategyProvider strategy, boolean covering) {
+        return indexes.describe(attribute, valueType, strategy, covering);
     }
 
     /** Attaches an attribute index; see {@link CollectionIndexes#attach}. */

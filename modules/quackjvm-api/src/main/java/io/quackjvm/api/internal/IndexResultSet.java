@@ -26,6 +26,14 @@ final class IndexResultSet<O, A> extends SqlResultSet<O> {
 
     @Override
     CloseableIterator<O> openCursor() {
+        if (index.covering()) {
+            // The objects come from the index table itself: no join, so the cost follows the matching rows (after
+            // optimize() the table is sorted by value and its zone maps skip the rest). An object with several
+            // matching values has several rows there; it is returned once, as the semi-join does.
+            String sql = "SELECT " + (index.singleValued() ? "" : "DISTINCT ON (" + CollectionSchema.KEY + ") ")
+                    + index.sqlCoveredColumns(null) + " FROM " + index.sqlName() + where();
+            return table.query(options, sql, predicate.params(), true, (o, row) -> o);
+        }
         String sql = "SELECT " + table.sqlColumns() + " FROM " + table.sqlName() + " WHERE " + CollectionSchema.KEY
                 + " IN (SELECT " + CollectionSchema.KEY + " FROM " + index.sqlName() + where() + ")";
         return table.query(options, sql, predicate.params(), true, (o, row) -> o);

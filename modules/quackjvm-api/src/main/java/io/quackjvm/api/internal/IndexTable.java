@@ -3,16 +3,21 @@ package io.quackjvm.api.internal;
 import com.googlecode.cqengine.attribute.Attribute;
 import com.googlecode.cqengine.attribute.SimpleAttribute;
 import com.googlecode.cqengine.query.option.QueryOptions;
+import io.quackjvm.api.spi.Column;
 import io.quackjvm.api.spi.IndexStrategyProvider;
 import io.quackjvm.api.spi.IndexTableDefinition;
 import io.quackjvm.api.spi.ValueType;
 
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Set;
 
 /**
  * One attribute index table of a collection: {@code (_key, value)}, one row per object and distinct attribute
- * value, written by {@link CollectionWrites} in the same transaction as the objects. Immutable and thread-safe.
+ * value, written by {@link CollectionWrites} in the same transaction as the objects. A <em>covering</em> index
+ * table also carries a copy of the object's layout columns (named {@code o_<column>}), so that a query on the
+ * attribute reads its objects from the index table alone, without a join to the object table. Immutable and
+ * thread-safe.
  *
  * @param <O> the object type
  * @param <V> the attribute type
@@ -26,9 +31,12 @@ public final class IndexTable<O, V> {
     private final String quoted;
     private final IndexTableDefinition definition;
     private final boolean singleValued;
+    /** The layout columns copied into the table, or empty when it is not covering. */
+    private final List<Column> covered;
 
     IndexTable(String collection, String keySqlType, Attribute<O, V> attribute, ValueType<V> valueType,
-               IndexStrategyProvider strategy) {
+               IndexStrategyProvider strategy, List<Column> covered) {
+        this.covered = List.copyOf(covered);
         this.attribute = attribute;
         this.valueType = valueType;
         this.strategy = strategy;
@@ -81,6 +89,46 @@ public final class IndexTable<O, V> {
     /** Whether every object has exactly one row at most (counts need no DISTINCT). */
     public boolean singleValued() {
         return singleValued;
+    }
+
+    /** Whether the table carries a copy of each object's layout columns. */
+    public boolean covering() {
+        return !covered.isEmpty();
+    }
+
+    /** The layout columns the table carries a copy of (empty when not covering). */
+    List<Column> coveredColumns() {
+        return covered;
+    }
+
+    /** The copied layout columns, quoted and optionally qualified, for SQL: {@code i."o_c1", i."o_c2"}. */
+    String sqlCoveredColumns(String alias) {
+        StringBuilder sb = new StringBuilder();
+        for (Column c : covered) {
+            sb.append(sb.length() == 0 ? "" : ", ").append(alias == null ? "" : alias + ".")
+                    .append(CollectionSchema.quote(coveredName(c)));
+        }
+        return sb.toString();
+    }
+
+    /** The name of the copy of a layout column: prefixed, so that it never clashes with {@code _key} or {@code value}. */
+    static String coveredName(Column c) {
+        return "o_" + c.name();
+    }
+
+    /**
+     * What the file's index metadata records as the table's strategy: the strategy name, plus for a covering table
+     * the copied columns and their types, so that a table built for other columns is rebuilt rather than reused.
+     */
+    String storedStrategy() {
+        if (covered.isEmpty()) {
+            return strategy.name();
+        }
+        StringBuilder sb = new StringBuilder(strategy.name()).append("+covering(");
+        for (Column c : covered) {
+            sb.append(c.name()).append(' ').append(c.sqlType()).append(';');
+        }
+        return sb.append(')').toString();
     }
 
     /** The stored forms of an object's distinct non-null values: the rows it gets. */

