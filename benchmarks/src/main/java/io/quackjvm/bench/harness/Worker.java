@@ -303,7 +303,7 @@ public final class Worker {
     }
 
     /** The 1-minute load average (from /proc/loadavg): how busy the shared machine was. */
-    static String loadAverage() {
+    public static String loadAverage() {
         try {
             return Files.readString(Paths.get("/proc/loadavg")).split(" ")[0];
         } catch (IOException | RuntimeException e) {
