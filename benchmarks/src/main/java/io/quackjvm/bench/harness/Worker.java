@@ -243,6 +243,11 @@ public final class Worker {
         }, Metric.COUNT_OPT_US, Metric.RANGE_OPT_US);
 
         if (!scalingOnly) {
+            step("memory-optimize", () -> {
+                gc();
+                put(Metric.RSS_OPT_MB, rssMb());
+            }, Metric.RSS_OPT_MB);
+
             step("single-add", () -> {
                 int base = n;
                 Timer.Stats s = Timer.measure(Math.min(20, mode.singleAdds / 5), 10, mode.singleAdds, mode.budgetMillis,

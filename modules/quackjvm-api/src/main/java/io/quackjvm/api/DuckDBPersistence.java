@@ -192,6 +192,7 @@ public final class DuckDBPersistence<O, A extends Comparable<A>> implements SQLi
         database.checkOpen();
         database.checkWritable("compact()");
         Compactor.compact(table);
+        database.releaseMemory();
     }
 
     /**
@@ -215,6 +216,7 @@ public final class DuckDBPersistence<O, A extends Comparable<A>> implements SQLi
         database.checkWritable("optimize()");
         table.optimizeIndexes();
         database.checkpoint(false);
+        database.releaseMemory();
     }
 
     /** Refreshes DuckDB's planner statistics (ANALYZE). */
