@@ -24,6 +24,7 @@ public enum Metric {
     HEAP_COMMITTED_MB("heap_committed_mb", "Java heap committed after load + GC", "MB", "Heap the JVM still holds from the OS after System.gc(); RSS includes it."),
     NATIVE_MB("native_mb", "RSS minus committed heap after load + GC", "MB", "Roughly everything outside the Java heap: JVM overhead plus the database's own memory (DuckDB buffer pool, SQLite page cache, off-heap tables)."),
     RSS_END_MB("rss_end_mb", "Process RSS after the read measurements", "MB", "VmRSS again after lookups, queries and iteration."),
+    RSS_OPT_MB("rss_opt_mb", "Process RSS after the optimize step", "MB", "VmRSS after the reads and the optimize step (optimize() where the persistence has one, which gives back the buffer pool's cached pages of a quackjvm file), then System.gc()."),
     BYTES_USED_MB("bytes_used_mb", "getBytesUsed() after load", "MB", "The persistence's own size figure (SQLite: page_count x page_size; quackjvm: file + WAL, or in-memory blocks)."),
     DISK_MB("disk_mb", "Files on disk after load", "MB", "Sum of every file in the configuration's scratch directory after the load.");
 

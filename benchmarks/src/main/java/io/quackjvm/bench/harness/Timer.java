@@ -14,7 +14,7 @@ public final class Timer {
     public static final class Stats {
         public final long[] samples;
 
-        Stats(long[] samples) {
+        public Stats(long[] samples) {
             this.samples = samples.clone();
             Arrays.sort(this.samples);
         }

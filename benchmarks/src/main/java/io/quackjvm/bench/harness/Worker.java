@@ -236,6 +236,11 @@ public final class Worker {
         }, Metric.COUNT_OPT_US, Metric.RANGE_OPT_US);
 
         if (!scalingOnly) {
+            step("memory-optimize", () -> {
+                gc();
+                put(Metric.RSS_OPT_MB, rssMb());
+            }, Metric.RSS_OPT_MB);
+
             step("single-add", () -> {
                 int base = n;
                 Timer.Stats s = Timer.measure(Math.min(20, mode.singleAdds / 5), 10, mode.singleAdds, mode.budgetMillis,
@@ -311,7 +316,7 @@ public final class Worker {
     }
 
     /** The 1-minute load average (from /proc/loadavg): how busy the shared machine was. */
-    static String loadAverage() {
+    public static String loadAverage() {
         try {
             return Files.readString(Paths.get("/proc/loadavg")).split(" ")[0];
         } catch (IOException | RuntimeException e) {

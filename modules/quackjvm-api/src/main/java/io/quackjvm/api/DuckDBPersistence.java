@@ -205,6 +205,7 @@ public final class DuckDBPersistence<O, A extends Comparable<A>> implements SQLi
         table.checkOpen();
         database.checkWritable("compact()");
         Compactor.compact(table);
+        database.releaseMemory();
     }
 
     /**
@@ -228,6 +229,7 @@ public final class DuckDBPersistence<O, A extends Comparable<A>> implements SQLi
         database.checkWritable("optimize()");
         table.optimizeIndexes();
         database.checkpoint(false);
+        database.releaseMemory();
     }
 
     /** Refreshes DuckDB's planner statistics (ANALYZE). */

@@ -94,6 +94,16 @@ final class CollectionIndexes<O, A> {
         unattached.removeAll(names);
     }
 
+    /** Whether index tables in the file are not attached by this run (the next write marks them stale). */
+    boolean hasUnattached() {
+        return !unattached.isEmpty();
+    }
+
+    /** Whether any attribute index is attached. */
+    boolean isEmpty() {
+        return indexes.isEmpty();
+    }
+
     /** The attached attribute indexes. */
     List<IndexTable<O, ?>> all() {
         return List.copyOf(indexes);

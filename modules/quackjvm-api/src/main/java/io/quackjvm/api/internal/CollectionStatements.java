@@ -77,6 +77,73 @@ final class CollectionStatements {
         }
     }
 
+    /**
+     * Runs a write that is a whole request on its own (CQEngine's {@code add} of one object: nothing else of the
+     * request writes) without the request's transaction: under the collection's write lock, on a connection of
+     * its own, in auto-commit mode when {@code transaction} is false (one statement is one transaction, and
+     * DuckDB commits it for less than an explicit BEGIN and COMMIT: results/single-add/), else between BEGIN and
+     * COMMIT. Returns {@code null}, having stored nothing, when the request has written already (its transaction
+     * must be used), the database is read-only, or {@code work} fails with an {@link SQLException} or returns
+     * {@code null} (a key already stored, say): the caller then takes the ordinary path, which reports any
+     * failure. Any other exception rolls back and is thrown.
+     */
+    <T> T writeAlone(QueryOptions options, boolean transaction, Work<T> work) {
+        if (db.readOnly()) {
+            return null;
+        }
+        RequestScope scope = scopes.current(options);
+        if (scope != null && scope.activeWrite() != null) {
+            return null;
+        }
+        java.util.concurrent.locks.Lock lock = db.writePolicy().lockFor(collection);
+        lock.lock();
+        try (PooledConnection c = db.borrow()) {
+            RequestScope.Transaction held = new RequestScope.Transaction(db.resources(), c);
+            db.resources().register(held, null);
+            T result = null;
+            boolean open = false;
+            try {
+                if (transaction) {
+                    RequestScope.run(c, "BEGIN TRANSACTION");
+                    open = true;
+                }
+                result = work.run(c);
+            } catch (SQLException e) {
+                result = null;
+            } catch (RuntimeException | Error e) {
+                if (open) {
+                    RequestScope.rollbackQuietly(c);
+                }
+                held.detach();
+                throw e;
+            }
+            if (!held.detach()) {
+                if (transaction) {
+                    throw new io.quackjvm.api.PersistenceClosedException("The " + db.describe() + " was closed "
+                            + "while a write to collection '" + collection + "' was still open; nothing of that "
+                            + "write was stored");
+                }
+                db.checkOpen();
+            }
+            if (!open) {
+                return result;
+            }
+            if (result == null) {
+                RequestScope.rollbackQuietly(c);
+                return null;
+            }
+            try {
+                RequestScope.run(c, "COMMIT");
+            } catch (SQLException e) {
+                RequestScope.rollbackQuietly(c);
+                throw Failures.wrap("Committing a write to collection '" + collection + "'", null, e);
+            }
+            return result;
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** Runs a read on the request's transaction if it has written, else on a connection of its own. */
     <T> T read(QueryOptions options, String action, Work<T> work) {
         owner.checkOpen();

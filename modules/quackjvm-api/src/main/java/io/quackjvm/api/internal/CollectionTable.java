@@ -203,6 +203,11 @@ public final class CollectionTable<O, A> {
         return writes.addAll(objects, options);
     }
 
+    /** Adds one object as CQEngine's {@code add} does; see {@link CollectionWrites#addOne}. */
+    public boolean add(O object, QueryOptions options) {
+        return writes.addOne(object, options);
+    }
+
     /** Removes the objects that are stored and equal. */
     public boolean removeAll(Collection<?> objects, QueryOptions options) {
         return writes.removeAll(objects, options);

@@ -50,7 +50,7 @@ public final class DuckDBObjectStore<O, A extends Comparable<A>> extends SQLiteO
 
     @Override
     public boolean add(O object, QueryOptions queryOptions) {
-        return table.addAll(List.of(object), queryOptions);
+        return table.add(object, queryOptions);
     }
 
     @Override
