@@ -285,6 +285,12 @@ public final class Database implements AutoCloseable {
         if (file == null || closed) {
             return;
         }
+        if (resources.count() > 0) {
+            // A result still streaming or a write still open could need more than the floor for its next
+            // chunk and fail with an out-of-memory error; the pages stay cached until the next maintenance.
+            LOG.debug("Not releasing cached pages of {}: {} result(s) or write(s) open", describe(), resources.count());
+            return;
+        }
         try (PooledConnection c = borrow(); Statement s = c.connection().createStatement()) {
             String limit = restoreLimit;
             if (limit == null) {
