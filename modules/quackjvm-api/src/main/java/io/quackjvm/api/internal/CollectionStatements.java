@@ -25,6 +25,8 @@ final class CollectionStatements {
     private final Database db;
     private final String collection;
     private final RequestScopes scopes;
+    /** Threads running an uncommitted {@link BulkLoad} of this collection (they hold its write lock). */
+    private final java.util.Set<Thread> bulkLoading = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     CollectionStatements(Database db, String collection, CollectionTable<?, ?> owner) {
         this.db = db;
@@ -53,6 +55,7 @@ final class CollectionStatements {
         if (db.readOnly()) {
             db.checkWritable(action + " on collection '" + collection + "'");
         }
+        checkNoBulkLoad(action);
         RequestScope scope = scopes.current(options);
         QueryOptions own = null;
         if (scope == null || scope.isIteratorRemove()) {
@@ -73,6 +76,25 @@ final class CollectionStatements {
                 scopes.close(own);
             }
         }
+    }
+
+    /**
+     * Refuses a write on a thread whose bulk load of this collection is uncommitted: the write lock would let it
+     * in, and it would race the load in a transaction of its own.
+     */
+    void checkNoBulkLoad(String action) {
+        if (!bulkLoading.isEmpty() && bulkLoading.contains(Thread.currentThread())) {
+            throw new IllegalStateException(action + " on collection '" + collection + "' refused: this thread has "
+                    + "a bulk writer of the collection with uncommitted objects; commit() or close() it first");
+        }
+    }
+
+    void bulkLoadStarted() {
+        bulkLoading.add(Thread.currentThread());
+    }
+
+    void bulkLoadEnded() {
+        bulkLoading.remove(Thread.currentThread());
     }
 
     /** Runs a read on the request's transaction if it has written, else on a connection of its own. */
