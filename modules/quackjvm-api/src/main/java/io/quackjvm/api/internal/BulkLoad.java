@@ -6,12 +6,18 @@ import io.quackjvm.api.spi.PooledConnection;
 import java.sql.SQLException;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 /**
  * One bulk load into a collection (the engine of {@code DuckDBBulkWriter}): objects are keyed into a chunk of
  * {@code stagingChunkRows}, and each full chunk goes into the load's one DuckDB transaction through
  * {@link CollectionWrites#appendChunk} (the Appender path of a large {@code addAll}: objects, then index rows),
- * so the Java heap holds one chunk at most. {@link #commit()} makes every chunk visible at once, object and
+ * so the Java heap holds two chunks at most. Each chunk is serialised on the loading thread ({@link EncodedChunk})
+ * and appended on the load's own appender thread, so that serialising the next chunk overlaps with DuckDB's work
+ * on this one; one chunk is in flight at a time, and its failure surfaces at the next call. {@link #commit()} makes every chunk visible at once, object and
  * index tables together; {@link #close()} without it, any failure, or a process that dies, leaves the collection
  * as it was, because nothing is committed before.
  *
@@ -35,6 +41,10 @@ public final class BulkLoad<O, A> implements AutoCloseable {
     private RequestScope scope;
     private ProgressReporter.Tracker tracker;
     private Thread owner;
+    /** The appender thread of the open transaction, and the chunk it is appending. */
+    private ExecutorService appender;
+    private Future<?> pending;
+    private int pendingRows;
     /** Why the load can take nothing more: it failed (and was rolled back), or it was closed. */
     private String unusable;
 
@@ -102,14 +112,78 @@ public final class BulkLoad<O, A> implements AutoCloseable {
             scope = s;
             statements.bulkLoadStarted();
         }
-        int n = batch.size();
         PooledConnection c = scope.writeConnection();
+        EncodedChunk<A, O> encoded;
         try {
-            writes.appendChunk(c, batch, promisedNew, null);
+            encoded = writes.encode(batch);
         } catch (SQLException e) {
             throw Failures.wrap("Bulk loading collection '" + schema.name + "'", null, e);
         }
-        tracker.advance(n);
+        awaitPending();
+        if (appender == null) {
+            appender = Executors.newSingleThreadExecutor(r -> {
+                Thread t = new Thread(r, "quackjvm-bulk-" + schema.name);
+                t.setDaemon(true);
+                return t;
+            });
+        }
+        pendingRows = batch.size();
+        pending = appender.submit(() -> {
+            try {
+                writes.appendEncoded(c, encoded, promisedNew);
+            } catch (SQLException e) {
+                throw Failures.wrap("Bulk loading collection '" + schema.name + "'", null, e);
+            }
+            return null;
+        });
+    }
+
+    /** Waits for the chunk in flight; rethrows its failure. */
+    private void awaitPending() {
+        Future<?> f = pending;
+        if (f == null) {
+            return;
+        }
+        pending = null;
+        boolean interrupted = false;
+        try {
+            while (true) {
+                try {
+                    f.get();
+                    break;
+                } catch (InterruptedException e) {
+                    interrupted = true; // the chunk must end before the transaction can be used again
+                }
+            }
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof RuntimeException r) {
+                throw r;
+            }
+            if (cause instanceof Error err) {
+                throw err;
+            }
+            throw new IllegalStateException(cause);
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        tracker.advance(pendingRows);
+    }
+
+    /** Waits for the chunk in flight, ignoring its failure (the load is being rolled back), and ends the thread. */
+    private void stopAppender() {
+        try {
+            awaitPending();
+        } catch (RuntimeException | Error ignored) {
+            // already failing or closing
+        } finally {
+            if (appender != null) {
+                appender.shutdown();
+                appender = null;
+            }
+        }
     }
 
     /**
@@ -120,9 +194,11 @@ public final class BulkLoad<O, A> implements AutoCloseable {
         check();
         try {
             flush();
+            awaitPending();
         } catch (RuntimeException | Error e) {
             throw abort(e);
         }
+        stopAppender();
         RequestScope s = scope;
         scope = null;
         if (s != null) {
@@ -187,6 +263,7 @@ public final class BulkLoad<O, A> implements AutoCloseable {
     }
 
     private void rollback() {
+        stopAppender();
         RequestScope s = scope;
         scope = null;
         if (s == null) {

@@ -186,6 +186,77 @@ final class CollectionWrites<O, A> {
         return true;
     }
 
+    /** Encodes a chunk of a bulk load for {@link #appendEncoded}: rows and index values, ready to append. */
+    EncodedChunk<A, O> encode(Map<A, O> byKey) throws SQLException {
+        return new EncodedChunk<>(schema, indexes.all(), byKey);
+    }
+
+    /**
+     * {@link #appendChunk} for a chunk encoded ahead ({@link BulkLoad}'s pipeline): the same replace check and the
+     * same appends, replaying the recorded rows instead of serialising.
+     */
+    void appendEncoded(PooledConnection c, EncodedChunk<A, O> chunk, boolean promisedNew) throws SQLException {
+        indexes.markUnattachedStale(c);
+        Map<A, O> byKey = chunk.byKey;
+        if (!promisedNew && mayHoldAny(c, byKey.keySet())) {
+            List<A> replaced = new ArrayList<>();
+            batches.forStoredObjects(c, byKey.keySet(), (key, stored) -> {
+                if (stored.equals(byKey.get(key))) {
+                    byKey.remove(key);
+                } else {
+                    replaced.add(key);
+                }
+            });
+            deleteKeys(c, replaced);
+        }
+        if (byKey.isEmpty()) {
+            return;
+        }
+        boolean filtered = byKey.size() != chunk.rows();
+        DuckDBConnection duck = c.connection().unwrap(DuckDBConnection.class);
+        try {
+            try (DuckDBAppender appender = duck.createAppender(DuckDBConnection.DEFAULT_SCHEMA, schema.name)) {
+                Writers.AppenderRow row = new Writers.AppenderRow(appender);
+                for (int j = 0; j < chunk.rows(); j++) {
+                    if (filtered && !byKey.containsKey(chunk.keys[j])) {
+                        continue;
+                    }
+                    appender.beginRow();
+                    chunk.replay(j, row);
+                    appender.endRow();
+                }
+                appender.flush();
+            }
+            verifyTransaction(c);
+            for (int i = 0; i < chunk.indexes.size(); i++) {
+                try (DuckDBAppender appender = duck.createAppender(DuckDBConnection.DEFAULT_SCHEMA,
+                        chunk.indexes.get(i).name())) {
+                    Writers.AppenderRow row = new Writers.AppenderRow(appender);
+                    Object[][] values = chunk.indexValues[i];
+                    for (int j = 0; j < chunk.rows(); j++) {
+                        if (filtered && !byKey.containsKey(chunk.keys[j])) {
+                            continue;
+                        }
+                        for (Object v : values[j]) {
+                            appender.beginRow();
+                            @SuppressWarnings("unchecked") A key = (A) chunk.keys[j];
+                            schema.keyType.write(row, key);
+                            row.putObject(v);
+                            appender.endRow();
+                        }
+                    }
+                    appender.flush();
+                }
+            }
+            verifyTransaction(c);
+        } catch (SQLException e) {
+            if (promisedNew && isDuplicateKey(e)) {
+                throw promiseBroken(byKey, e);
+            }
+            throw e;
+        }
+    }
+
     /** Appends objects whose keys are not stored, then their index rows, each checked after its Appender. */
     private void appendNew(PooledConnection c, Map<A, O> byKey, ProgressReporter.Tracker tracker)
             throws SQLException {
