@@ -26,7 +26,8 @@ import static com.googlecode.cqengine.query.QueryFactory.equal;
  * summary.
  *
  * <p>Arguments: N (default 100000000), directory (default a new temporary one), "pk" for the primary key only,
- * "importer" for {@code bulkImporter()}.
+ * "importer" for {@code bulkImporter()}, and a commit interval (default 0: one commit at the end; otherwise
+ * {@code commit()} and {@code optimize()}, which checkpoints, every that many objects).
  */
 public final class LargeLoadProbe {
 
@@ -51,6 +52,7 @@ public final class LargeLoadProbe {
         Path dir = args.length > 1 ? Path.of(args[1]) : Files.createTempDirectory("large-load");
         boolean pkOnly = args.length > 2 && args[2].contains("pk");
         boolean importer = args.length > 2 && args[2].contains("importer");
+        long commitEvery = args.length > 3 ? Long.parseLong(args[3]) : 0;
         Files.createDirectories(dir);
         Path file = dir.resolve("cars.duckdb");
         AtomicLong maxRss = new AtomicLong();
@@ -84,11 +86,22 @@ public final class LargeLoadProbe {
                 cars.addIndex(DuckDBIndex.onAttribute(Car.MANUFACTURER));
             }
             try (DuckDBBulkWriter<Car> w = importer ? p.bulkImporter() : p.bulkWriter()) {
-                w.addAll(() -> new Iterator<>() {
-                    int next;
-                    @Override public boolean hasNext() { return next < n; }
-                    @Override public Car next() { return CarGenerator.car(next++); }
-                });
+                long slice = commitEvery > 0 ? commitEvery : n;
+                for (long from = 0; from < n; from += slice) {
+                    long start = from;
+                    long end = Math.min(n, from + slice);
+                    w.addAll(() -> new Iterator<>() {
+                        long next = start;
+                        @Override public boolean hasNext() { return next < end; }
+                        @Override public Car next() { return CarGenerator.car((int) next++); }
+                    });
+                    if (end < n) {
+                        w.commit();
+                        p.optimize();
+                        System.out.printf(Locale.ROOT, "committed %,d | RSS now %d MB, max %d MB%n", end,
+                                rssKb() / 1024, maxRss.get() / 1024);
+                    }
+                }
                 long tc = System.nanoTime();
                 w.commit();
                 System.out.printf(Locale.ROOT, "commit took %d ms%n", (System.nanoTime() - tc) / 1_000_000);

@@ -15,7 +15,10 @@ import io.quackjvm.api.internal.BulkLoad;
  *
  * <p><b>Streaming.</b> Objects are keyed into chunks of {@code stagingChunkRows} (default 131,072); each full chunk
  * goes through DuckDB's Appender into the object table and every index table, inside one DuckDB transaction that
- * DuckDB spills to its file or spill directory as it grows. The Java heap holds one chunk at most.
+ * DuckDB writes to its file (or spill directory) as it grows. A chunk is serialised on the calling thread while
+ * the previous one is appended on a thread of the writer's own, so the Java heap holds two chunks at most. The
+ * primary-key index of the uncommitted objects stays in DuckDB's memory until the commit (about 8 bytes per
+ * integer key measured): see docs/writing.md for sizing {@code memoryLimit} for very large loads.
  *
  * <p><b>All or nothing.</b> The object table and every index table become visible together at {@link #commit()},
  * or not at all: {@link #close()} without a commit, any exception thrown inside a call (a serialisation error, a
