@@ -80,6 +80,7 @@ public final class DuckDBDatabase implements AutoCloseable {
             p.table().optimizeIndexes();
         }
         database.checkpoint(false);
+        database.releaseMemory();
     }
 
     /**
@@ -92,6 +93,17 @@ public final class DuckDBDatabase implements AutoCloseable {
         for (DuckDBPersistence<?, ?> p : open("compact()")) {
             Compactor.compact(p.table());
         }
+        database.releaseMemory();
+    }
+
+    /**
+     * A bulk writer into {@code collection}, a collection of this database: see
+     * {@link DuckDBPersistence#bulkWriter()}.
+     *
+     * @throws IllegalArgumentException when the collection is not one of this database's
+     */
+    public <O> DuckDBBulkWriter<O> bulkWriter(IndexedCollection<O> collection) {
+        return persistenceOf(collection, "The collection").bulkWriter();
     }
 
     /** Refreshes DuckDB's planner statistics of every table (ANALYZE). */
@@ -369,6 +381,12 @@ public final class DuckDBDatabase implements AutoCloseable {
         /** Rows appended between flushes during a bulk load (default 131072). */
         public CollectionBuilder<O, A> stagingChunkRows(int rows) {
             builder.stagingChunkRows(rows);
+            return this;
+        }
+
+        /** Receives the progress of this collection's long operations; see {@link DuckDBPersistence.Builder#progressListener}. */
+        public CollectionBuilder<O, A> progressListener(ProgressListener listener) {
+            builder.progressListener(listener);
             return this;
         }
 

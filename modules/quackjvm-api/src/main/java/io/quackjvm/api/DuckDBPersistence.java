@@ -232,6 +232,30 @@ public final class DuckDBPersistence<O, A extends Comparable<A>> implements SQLi
         database.releaseMemory();
     }
 
+    /**
+     * A writer that streams many objects into this collection in one transaction, with the effect of one
+     * {@code addAll} of them all (stored keys replaced, the last object of a repeated key wins): see
+     * {@link DuckDBBulkWriter}.
+     *
+     * @throws PersistenceClosedException when this persistence is closed
+     * @throws QuackException             when the database is read-only
+     */
+    public DuckDBBulkWriter<O> bulkWriter() {
+        return new DuckDBBulkWriter<>(table.bulkLoad(false));
+    }
+
+    /**
+     * A bulk writer for objects whose keys are all new (the promise of {@link DuckDBFlags#BULK_IMPORT}): it skips
+     * looking for stored objects to replace, and a key that is stored or comes twice in the load fails the whole
+     * load with a {@link QuackException} naming it. See {@link DuckDBBulkWriter}.
+     *
+     * @throws PersistenceClosedException when this persistence is closed
+     * @throws QuackException             when the database is read-only
+     */
+    public DuckDBBulkWriter<O> bulkImporter() {
+        return new DuckDBBulkWriter<>(table.bulkLoad(true));
+    }
+
     /** Refreshes DuckDB's planner statistics (ANALYZE). */
     public void analyze() {
         table.checkOpen();
@@ -296,6 +320,7 @@ public final class DuckDBPersistence<O, A extends Comparable<A>> implements SQLi
         private Path deleteOnClose;
         /** The shared database the collection is built in, or {@code null} for a database of its own. */
         private DuckDBDatabase shared;
+        private ProgressListener progressListener;
 
         private Builder(SimpleAttribute<O, A> primaryKey) {
             this.primaryKey = Objects.requireNonNull(primaryKey, "primaryKey");
@@ -446,6 +471,18 @@ public final class DuckDBPersistence<O, A extends Comparable<A>> implements SQLi
             return this;
         }
 
+        /**
+         * Receives the progress of this collection's long operations: bulk loads ({@link DuckDBBulkWriter}, large
+         * {@code addAll}s), {@link DuckDBPersistence#optimize()} and {@link DuckDBPersistence#compact()}. Without
+         * one, progress is only logged (SLF4J logger {@code io.quackjvm.progress}, INFO, at most every 5 seconds
+         * and once at the end of an operation that ran longer).
+         */
+        public Builder<O, A> progressListener(ProgressListener listener) {
+            once(progressListener != null, "progressListener");
+            this.progressListener = Objects.requireNonNull(listener, "progressListener");
+            return this;
+        }
+
         /** Uses these result readers instead of the discovered ones. */
         public Builder<O, A> resultReaders(ResultReaderProvider... providers) {
             options.resultReaders(providers);
@@ -501,6 +538,7 @@ public final class DuckDBPersistence<O, A extends Comparable<A>> implements SQLi
                     layoutName, appenderThreshold == null ? 16 : appenderThreshold,
                     stagingChunkRows == null ? 131_072 : stagingChunkRows);
             table.create();
+            table.progressListener(progressListener);
             return new DuckDBPersistence<>(primaryKey, database, table, deleteOnClose, owner);
         }
 

@@ -263,20 +263,40 @@ final class CollectionIndexes<O, A> {
     }
 
     /** Rewrites every attached index table sorted by value (each strategy's {@code optimize}), in one transaction. */
-    void optimize() {
+    void optimize(ProgressReporter progress) {
         if (indexes.isEmpty()) {
             return;
         }
         statements.write(null, "Optimizing index tables", c -> {
+            List<IndexTable<O, ?>> all = List.copyOf(indexes);
+            List<Long> rows = new ArrayList<>();
+            long total = 0;
+            for (IndexTable<O, ?> index : all) {
+                rows.add(rowCount(c, index.sqlName()));
+                total += rows.get(rows.size() - 1);
+            }
+            ProgressReporter.Tracker tracker = progress.start("optimize", total);
             try (Statement s = c.connection().createStatement()) {
-                for (IndexTable<O, ?> index : indexes) {
-                    for (String sql : index.strategy().optimize(index.definition())) {
+                for (int i = 0; i < all.size(); i++) {
+                    for (String sql : all.get(i).strategy().optimize(all.get(i).definition())) {
                         s.execute(sql);
                     }
+                    tracker.advance(rows.get(i));
                 }
+            } finally {
+                tracker.finish();
             }
             return null;
         });
+    }
+
+    /** The number of rows of a table, as the connection's transaction sees it. */
+    static long rowCount(PooledConnection c, String sqlTable) throws SQLException {
+        try (Statement s = c.connection().createStatement();
+             ResultSet rs = s.executeQuery("SELECT count(*) FROM " + sqlTable)) {
+            rs.next();
+            return rs.getLong(1);
+        }
     }
 
     /** Inserts the index rows of one object, statement by statement (for small writes). */

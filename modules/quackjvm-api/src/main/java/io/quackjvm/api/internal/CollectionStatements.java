@@ -26,6 +26,8 @@ final class CollectionStatements {
     private final String collection;
     private final RequestScopes scopes;
     private final CollectionTable<?, ?> owner;
+    /** Threads running an uncommitted {@link BulkLoad} of this collection (they hold its write lock). */
+    private final java.util.Set<Thread> bulkLoading = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     CollectionStatements(Database db, String collection, CollectionTable<?, ?> owner) {
         this.db = db;
@@ -55,6 +57,7 @@ final class CollectionStatements {
         if (db.readOnly()) {
             db.checkWritable(action + " on collection '" + collection + "'");
         }
+        checkNoBulkLoad(action);
         RequestScope scope = scopes.current(options);
         QueryOptions own = null;
         if (scope == null || scope.isIteratorRemove()) {
@@ -91,6 +94,7 @@ final class CollectionStatements {
         if (db.readOnly()) {
             return null;
         }
+        checkNoBulkLoad("Adding an object");
         RequestScope scope = scopes.current(options);
         if (scope != null && scope.activeWrite() != null) {
             return null;
@@ -142,6 +146,25 @@ final class CollectionStatements {
         } finally {
             lock.unlock();
         }
+    }
+
+    /**
+     * Refuses a write on a thread whose bulk load of this collection is uncommitted: the write lock would let it
+     * in, and it would race the load in a transaction of its own.
+     */
+    void checkNoBulkLoad(String action) {
+        if (!bulkLoading.isEmpty() && bulkLoading.contains(Thread.currentThread())) {
+            throw new IllegalStateException(action + " on collection '" + collection + "' refused: this thread has "
+                    + "a bulk writer of the collection with uncommitted objects; commit() or close() it first");
+        }
+    }
+
+    void bulkLoadStarted() {
+        bulkLoading.add(Thread.currentThread());
+    }
+
+    void bulkLoadEnded() {
+        bulkLoading.remove(Thread.currentThread());
     }
 
     /** Runs a read on the request's transaction if it has written, else on a connection of its own. */

@@ -32,6 +32,8 @@ public final class CollectionTable<O, A> {
     private final CollectionReads<O, A> reads;
     private final CollectionWrites<O, A> writes;
     private volatile boolean closed;
+    private final ProgressReporter progress;
+    private final int stagingChunkRows;
 
     public CollectionTable(Database db, String name, SimpleAttribute<O, A> primaryKey, ObjectTable<O> layout,
                            String layoutName, int appenderThreshold, int stagingChunkRows) {
@@ -40,7 +42,10 @@ public final class CollectionTable<O, A> {
         this.statements = new CollectionStatements(db, name, this);
         this.indexes = new CollectionIndexes<>(schema, statements, stagingChunkRows);
         this.reads = new CollectionReads<>(schema, statements);
-        this.writes = new CollectionWrites<>(schema, statements, indexes, appenderThreshold, stagingChunkRows);
+        this.progress = new ProgressReporter(name);
+        this.stagingChunkRows = stagingChunkRows;
+        this.writes = new CollectionWrites<>(schema, statements, indexes, appenderThreshold, stagingChunkRows,
+                progress);
     }
 
     // ---------------------------------------------------------------- what the collection is
@@ -217,6 +222,23 @@ public final class CollectionTable<O, A> {
         writes.clear(options);
     }
 
+    /** A new bulk load into this collection; see {@link BulkLoad}. */
+    public BulkLoad<O, A> bulkLoad(boolean promisedNew) {
+        db.checkOpen();
+        db.checkWritable("Bulk loading collection '" + name() + "'");
+        return new BulkLoad<>(this, schema, statements, writes, stagingChunkRows, promisedNew, progress);
+    }
+
+    /** Sets the listener that long operations of this collection report their progress to. */
+    public void progressListener(io.quackjvm.api.ProgressListener listener) {
+        progress.listener(listener);
+    }
+
+    /** Where long operations report their progress. */
+    ProgressReporter progress() {
+        return progress;
+    }
+
     // ---------------------------------------------------------------- attribute indexes
 
     /** The attached attribute indexes. */
@@ -242,6 +264,6 @@ public final class CollectionTable<O, A> {
 
     /** Rewrites every attached index table sorted by value, in one transaction. */
     public void optimizeIndexes() {
-        indexes.optimize();
+        indexes.optimize(progress);
     }
 }

@@ -1,6 +1,9 @@
 package io.quackjvm.api.internal;
 
+import com.googlecode.cqengine.query.option.FlagsEnabled;
 import com.googlecode.cqengine.query.option.QueryOptions;
+import io.quackjvm.api.DuckDBFlags;
+import io.quackjvm.api.QuackException;
 import io.quackjvm.api.spi.PooledConnection;
 import org.duckdb.DuckDBAppender;
 import org.duckdb.DuckDBConnection;
@@ -32,10 +35,12 @@ final class CollectionWrites<O, A> {
     private final KeyBatches<O, A> batches;
     private final int appenderThreshold;
     private final int stagingChunkRows;
+    private final ProgressReporter progress;
 
     CollectionWrites(CollectionSchema<O, A> schema, CollectionStatements statements, CollectionIndexes<O, A> indexes,
-                     int appenderThreshold, int stagingChunkRows) {
+                     int appenderThreshold, int stagingChunkRows, ProgressReporter progress) {
         this.schema = schema;
+        this.progress = progress;
         this.statements = statements;
         this.indexes = indexes;
         this.batches = new KeyBatches<>(schema, appenderThreshold);
@@ -50,6 +55,21 @@ final class CollectionWrites<O, A> {
     boolean addAll(Collection<? extends O> objects, QueryOptions options) {
         if (objects.isEmpty()) {
             return false;
+        }
+        if (FlagsEnabled.isFlagEnabled(options, DuckDBFlags.BULK_IMPORT)) {
+            return statements.write(options, "Bulk importing " + objects.size() + " objects", c -> {
+                Map<A, O> byKey = new LinkedHashMap<>();
+                for (O o : objects) {
+                    putNew(byKey, o);
+                }
+                ProgressReporter.Tracker tracker = progress.start("addAll", byKey.size());
+                try {
+                    appendChunk(c, byKey, true, tracker);
+                } finally {
+                    tracker.finish();
+                }
+                return true;
+            });
         }
         Map<A, O> byKey = new LinkedHashMap<>();
         for (O o : objects) {
@@ -87,6 +107,19 @@ final class CollectionWrites<O, A> {
             }
         }
         return addAll(List.of(object), options);
+    }
+
+    /**
+     * Keys {@code o} into a load whose keys were promised new ({@link DuckDBFlags#BULK_IMPORT}): a key that comes
+     * twice breaks the promise.
+     */
+    void putNew(Map<A, O> byKey, O o) {
+        A key = schema.keyOf(o);
+        if (byKey.putIfAbsent(key, o) != null) {
+            throw new QuackException("Bulk import into collection '" + schema.name + "' refused: key " + key
+                    + " appears twice in the load, but DuckDBFlags.BULK_IMPORT promises every key is new; nothing of "
+                    + "the load was stored. Load without the flag to let the last object of a key win.");
+        }
     }
 
     private boolean addSmall(PooledConnection c, Map<A, O> byKey) throws SQLException {
@@ -134,8 +167,30 @@ final class CollectionWrites<O, A> {
     }
 
     private boolean addLarge(PooledConnection c, Map<A, O> byKey) throws SQLException {
+        int n = byKey.size();
+        ProgressReporter.Tracker tracker = progress.start("addAll", n);
+        try {
+            return appendChunk(c, byKey, false, tracker);
+        } finally {
+            tracker.finish();
+        }
+    }
+
+    /**
+     * Stores a batch of objects through the Appender, in the connection's open transaction: the path of a large
+     * {@code addAll}, of {@link DuckDBFlags#BULK_IMPORT} and of each chunk of a {@link BulkLoad}. Unless
+     * {@code promisedNew}, stored objects with the batch's keys are looked for first (equal ones are left alone
+     * and dropped from {@code byKey}, the others are replaced), but only when the table may hold one of the keys:
+     * when no stored key is at or above the batch's smallest key (an empty table; ascending keys loaded chunk
+     * after chunk), the lookup is skipped. With {@code promisedNew}, a key that is stored fails the batch with a
+     * {@link QuackException} naming it and the flag; the caller rolls the transaction back.
+     *
+     * @return whether anything was stored
+     */
+    boolean appendChunk(PooledConnection c, Map<A, O> byKey, boolean promisedNew, ProgressReporter.Tracker tracker)
+            throws SQLException {
         indexes.markUnattachedStale(c);
-        if (!tableEmpty(c)) {
+        if (!promisedNew && mayHoldAny(c, byKey.keySet())) {
             // Keys already stored: equal objects are left alone, the others are replaced (deleted, then appended).
             List<A> replaced = new ArrayList<>();
             batches.forStoredObjects(c, byKey.keySet(), (key, stored) -> {
@@ -150,6 +205,91 @@ final class CollectionWrites<O, A> {
         if (byKey.isEmpty()) {
             return false;
         }
+        try {
+            appendNew(c, byKey, tracker);
+        } catch (SQLException e) {
+            if (promisedNew && isDuplicateKey(e)) {
+                throw promiseBroken(byKey, e);
+            }
+            throw e;
+        }
+        return true;
+    }
+
+    /** Encodes a chunk of a bulk load for {@link #appendEncoded}: rows and index values, ready to append. */
+    EncodedChunk<A, O> encode(Map<A, O> byKey) throws SQLException {
+        return new EncodedChunk<>(schema, indexes.all(), byKey);
+    }
+
+    /**
+     * {@link #appendChunk} for a chunk encoded ahead ({@link BulkLoad}'s pipeline): the same replace check and the
+     * same appends, replaying the recorded rows instead of serialising.
+     */
+    void appendEncoded(PooledConnection c, EncodedChunk<A, O> chunk, boolean promisedNew) throws SQLException {
+        indexes.markUnattachedStale(c);
+        Map<A, O> byKey = chunk.byKey;
+        if (!promisedNew && mayHoldAny(c, byKey.keySet())) {
+            List<A> replaced = new ArrayList<>();
+            batches.forStoredObjects(c, byKey.keySet(), (key, stored) -> {
+                if (stored.equals(byKey.get(key))) {
+                    byKey.remove(key);
+                } else {
+                    replaced.add(key);
+                }
+            });
+            deleteKeys(c, replaced);
+        }
+        if (byKey.isEmpty()) {
+            return;
+        }
+        boolean filtered = byKey.size() != chunk.rows();
+        DuckDBConnection duck = c.connection().unwrap(DuckDBConnection.class);
+        try {
+            try (DuckDBAppender appender = duck.createAppender(DuckDBConnection.DEFAULT_SCHEMA, schema.name)) {
+                Writers.AppenderRow row = new Writers.AppenderRow(appender);
+                for (int j = 0; j < chunk.rows(); j++) {
+                    if (filtered && !byKey.containsKey(chunk.keys[j])) {
+                        continue;
+                    }
+                    appender.beginRow();
+                    chunk.replay(j, row);
+                    appender.endRow();
+                }
+                appender.flush();
+            }
+            verifyTransaction(c);
+            for (int i = 0; i < chunk.indexes.size(); i++) {
+                try (DuckDBAppender appender = duck.createAppender(DuckDBConnection.DEFAULT_SCHEMA,
+                        chunk.indexes.get(i).name())) {
+                    Writers.AppenderRow row = new Writers.AppenderRow(appender);
+                    Object[][] values = chunk.indexValues[i];
+                    for (int j = 0; j < chunk.rows(); j++) {
+                        if (filtered && !byKey.containsKey(chunk.keys[j])) {
+                            continue;
+                        }
+                        for (Object v : values[j]) {
+                            appender.beginRow();
+                            @SuppressWarnings("unchecked") A key = (A) chunk.keys[j];
+                            schema.keyType.write(row, key);
+                            row.putObject(v);
+                            appender.endRow();
+                        }
+                    }
+                    appender.flush();
+                }
+            }
+            verifyTransaction(c);
+        } catch (SQLException e) {
+            if (promisedNew && isDuplicateKey(e)) {
+                throw promiseBroken(byKey, e);
+            }
+            throw e;
+        }
+    }
+
+    /** Appends objects whose keys are not stored, then their index rows, each checked after its Appender. */
+    private void appendNew(PooledConnection c, Map<A, O> byKey, ProgressReporter.Tracker tracker)
+            throws SQLException {
         DuckDBConnection duck = c.connection().unwrap(DuckDBConnection.class);
         try (DuckDBAppender appender = duck.createAppender(DuckDBConnection.DEFAULT_SCHEMA, schema.name)) {
             Writers.AppenderRow row = new Writers.AppenderRow(appender);
@@ -162,14 +302,82 @@ final class CollectionWrites<O, A> {
                 if (++inChunk == stagingChunkRows) {
                     appender.flush();
                     inChunk = 0;
+                    if (tracker != null) {
+                        tracker.advance(stagingChunkRows);
+                    }
                 }
+            }
+            appender.flush();
+            if (tracker != null && inChunk > 0) {
+                tracker.advance(inChunk);
             }
         }
         // Before the index tables' Appenders: one created in an aborted transaction fails without saying why.
         verifyTransaction(c);
         indexes.appendRows(c, byKey);
         verifyTransaction(c);
-        return true;
+    }
+
+    /**
+     * Whether the object table (as this transaction sees it) may hold one of {@code keys}: whether it holds any
+     * key at or above their smallest. Keys are stored in a form whose SQL order is Java's {@code compareTo}
+     * ({@link KeyType}), and DuckDB answers from its row groups' minima and maxima without reading them when the
+     * answer is no.
+     */
+    @SuppressWarnings("unchecked")
+    private boolean mayHoldAny(PooledConnection c, Collection<A> keys) throws SQLException {
+        A min = null;
+        for (A k : keys) {
+            if (min == null || ((Comparable<Object>) k).compareTo(min) < 0) {
+                min = k;
+            }
+        }
+        PreparedStatement p = c.prepare("SELECT count(*) FROM (SELECT 1 FROM " + schema.table + " WHERE "
+                + CollectionSchema.KEY + " >= ? LIMIT 1)");
+        try {
+            schema.keyType.bind(p, 1, min);
+            try (ResultSet rs = p.executeQuery()) {
+                rs.next();
+                return rs.getLong(1) > 0;
+            }
+        } finally {
+            c.recycle(p);
+        }
+    }
+
+    /** DuckDB's words for a key appended twice (the Appender says it once, then aborts the transaction). */
+    static boolean isDuplicateKey(SQLException e) {
+        String m = String.valueOf(e.getMessage());
+        return m.contains("Duplicate key") || m.contains("violates primary key constraint")
+                || m.contains("constraint violation: duplicate key");
+    }
+
+    /**
+     * The failure of a {@link DuckDBFlags#BULK_IMPORT} load whose batch met a stored key: names the key, found
+     * among the batch's keys on a connection of its own (the load's transaction is aborted), or as DuckDB
+     * reported it (in its stored form) when the clash was with an earlier chunk of the same load.
+     */
+    QuackException promiseBroken(Map<A, O> byKey, SQLException cause) {
+        Object key = null;
+        try (PooledConnection other = schema.db.borrow()) {
+            List<A> found = new ArrayList<>();
+            batches.forStoredObjects(other, byKey.keySet(), (k, stored) -> found.add(k));
+            if (!found.isEmpty()) {
+                key = found.get(0);
+            }
+        } catch (SQLException | RuntimeException e) {
+            cause.addSuppressed(e);
+        }
+        String m = String.valueOf(cause.getMessage());
+        // "Duplicate key "_key: 5" violates ..." or "... constraint violation: duplicate key "5""
+        int at = m.toLowerCase(java.util.Locale.ROOT).indexOf("duplicate key \"");
+        int end = at < 0 ? -1 : m.indexOf('"', at + 15);
+        String stored = end < 0 ? "?" : m.substring(at + 15, end);
+        return new QuackException("Bulk import into collection '" + schema.name + "' refused: "
+                + (key != null ? "key " + key + " is already stored"
+                : "a key (stored form " + stored + ") was already added earlier in this load")
+                + ", but DuckDBFlags.BULK_IMPORT promises every key is new; nothing of the load was stored. Load "
+                + "without the flag to replace stored objects.", cause);
     }
 
     /**
@@ -179,14 +387,6 @@ final class CollectionWrites<O, A> {
     private static void verifyTransaction(PooledConnection c) throws SQLException {
         try (Statement s = c.connection().createStatement()) {
             s.execute("SELECT 1");
-        }
-    }
-
-    private boolean tableEmpty(PooledConnection c) throws SQLException {
-        try (Statement s = c.connection().createStatement();
-             ResultSet rs = s.executeQuery("SELECT count(*) FROM (SELECT 1 FROM " + schema.table + " LIMIT 1)")) {
-            rs.next();
-            return rs.getLong(1) == 0;
         }
     }
 

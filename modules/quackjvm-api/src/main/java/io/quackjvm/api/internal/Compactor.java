@@ -57,26 +57,48 @@ public final class Compactor {
         // in the blocks the first one freed, at the front, and its checkpoint truncates the free blocks at the
         // end: 1.0-1.3x (raw-SQL probe; benchmarks/results/compact/). It is skipped when the first checkpoint is
         // refused, since the blocks it would move into are not free yet.
-        for (int pass = 1; pass <= 2; pass++) {
-            rewrite(table);
-            if (!checkpoint(table)) {
-                break;
+        ProgressReporter.Tracker tracker = null;
+        try {
+            for (int pass = 1; pass <= 2; pass++) {
+                tracker = rewrite(table, tracker);
+                if (!checkpoint(table)) {
+                    break;
+                }
+            }
+        } finally {
+            if (tracker != null) {
+                tracker.finish();
             }
         }
         LOG.debug("Compacted collection '{}' in {} ms", table.name(), (System.nanoTime() - start) / 1_000_000);
     }
 
-    private static void rewrite(CollectionTable<?, ?> table) {
-        table.write(null, "Compacting", c -> {
+    /**
+     * One rewrite pass. Progress counts the rows of every table rewritten; the first pass starts the tracker,
+     * expecting two passes' worth.
+     */
+    private static ProgressReporter.Tracker rewrite(CollectionTable<?, ?> table, ProgressReporter.Tracker started) {
+        return table.write(null, "Compacting", c -> {
+            List<IndexTable<?, ?>> indexes = new ArrayList<>(table.indexTables());
+            long objects = CollectionIndexes.rowCount(c, table.sqlName());
+            List<Long> rows = new ArrayList<>();
+            long total = objects;
+            for (IndexTable<?, ?> index : indexes) {
+                rows.add(CollectionIndexes.rowCount(c, index.sqlName()));
+                total += rows.get(rows.size() - 1);
+            }
+            ProgressReporter.Tracker tracker = started != null ? started : table.progress().start("compact", 2 * total);
             rewriteObjectTable(c, table);
+            tracker.advance(objects);
             try (Statement s = c.connection().createStatement()) {
-                for (IndexTable<?, ?> index : table.indexTables()) {
-                    for (String sql : index.strategy().optimize(index.definition())) {
+                for (int i = 0; i < indexes.size(); i++) {
+                    for (String sql : indexes.get(i).strategy().optimize(indexes.get(i).definition())) {
                         s.execute(sql);
                     }
+                    tracker.advance(rows.get(i));
                 }
             }
-            return null;
+            return tracker;
         });
     }
 

@@ -7,6 +7,9 @@ import java.sql.SQLException;
  *
  * <p>The engine backs it with DuckDB's Appender for large batches and with a prepared statement for small
  * ones; a layout writes the same way to both. Every column must receive exactly one value.
+ *
+ * <p>A writer may keep the values it receives until the row is appended (a bulk load records a whole chunk
+ * before appending it on another thread): a layout must not change an array or object after passing it.
  */
 public interface RowWriter {
 

@@ -19,12 +19,12 @@ import java.util.jar.Manifest;
  * manifest-only booter jar points to (surefire's fallback when a command line would be too long), plus this
  * class's own code location (the test classes, which surefire patches into the module under test).
  */
-final class ChildJvm {
+public final class ChildJvm {
 
     private ChildJvm() {
     }
 
-    static List<String> command(Class<?> mainClass, List<String> jvmOptions, List<String> args) {
+    public static List<String> command(Class<?> mainClass, List<String> jvmOptions, List<String> args) {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.addAll(jvmOptions);

@@ -1,0 +1,96 @@
+package io.quackjvm.api;
+
+import io.quackjvm.api.internal.BulkLoad;
+
+/**
+ * Loads many objects into a {@link DuckDBPersistence}'s collection in one transaction, without holding them all
+ * in memory. Get one from {@link DuckDBPersistence#bulkWriter()} (or {@link DuckDBPersistence#bulkImporter()})
+ * and use it with try-with-resources:
+ * <pre>{@code
+ * try (DuckDBBulkWriter<Car> writer = persistence.bulkWriter()) {
+ *     writer.addAll(carsFromSomewhere);   // any Iterable: streamed, never collected
+ *     writer.commit();
+ * }
+ * }</pre>
+ *
+ * <p><b>Streaming.</b> Objects are keyed into chunks of {@code stagingChunkRows} (default 131,072); each full chunk
+ * goes through DuckDB's Appender into the object table and every index table, inside one DuckDB transaction that
+ * DuckDB writes to its file (or spill directory) as it grows. A chunk is serialised on the calling thread while
+ * the previous one is appended on a thread of the writer's own, so the Java heap holds two chunks at most. The
+ * primary-key index of the uncommitted objects stays in DuckDB's memory until the commit (about 8 bytes per
+ * integer key measured): see docs/writing.md for sizing {@code memoryLimit} for very large loads.
+ *
+ * <p><b>All or nothing.</b> The object table and every index table become visible together at {@link #commit()},
+ * or not at all: {@link #close()} without a commit, any exception thrown inside a call (a serialisation error, a
+ * duplicate key of a {@link DuckDBPersistence#bulkImporter() bulk importer}, an exception thrown by the
+ * {@code Iterable} being read), or a process that dies half way leaves the collection exactly as it was. After a
+ * failed call the writer refuses further use ({@link IllegalStateException}); open a new one. After
+ * {@code commit()} the writer may go on: what is added next is a new transaction, committed by the next
+ * {@code commit()}.
+ *
+ * <p><b>Keys.</b> A writer from {@link DuckDBPersistence#bulkWriter()} stores exactly what one {@code addAll} of
+ * the whole load would: an object whose key is stored replaces the stored object unless the two are
+ * {@code equals}, and when a key comes several times in the load, the last object wins. Finding stored keys costs
+ * a lookup per chunk, skipped when no stored key is at or above the chunk's smallest key (an empty collection,
+ * or keys that ascend chunk after chunk). A writer from {@link DuckDBPersistence#bulkImporter()} skips the lookup:
+ * the caller promises every key is new (as with {@link DuckDBFlags#BULK_IMPORT}), and a key that is stored or
+ * comes twice fails the whole load.
+ *
+ * <p><b>Concurrency.</b> Readers are never blocked and never see part of a load. The writer takes the
+ * collection's write lock with its first chunk and holds it until {@code commit()} or {@code close()}: other
+ * writers of the collection wait (with {@code serializeWrites(false)} they do not wait, and a write that touches
+ * a key the load also writes makes one of the two fail with {@link WriteConflictException}). A writer belongs to
+ * the thread that first uses it; that thread cannot write the collection by other means while the writer holds
+ * uncommitted objects. On-heap CQEngine indexes added to the {@code IndexedCollection} are not told about the
+ * load (DuckDB indexes are); add such indexes after loading.
+ *
+ * <p>Long loads report progress to {@link DuckDBPersistence.Builder#progressListener(ProgressListener)} and to the
+ * log. Not thread-safe. Measured costs: docs/writing.md.
+ *
+ * @param <O> the type of the stored objects
+ */
+public final class DuckDBBulkWriter<O> implements AutoCloseable {
+
+    private final BulkLoad<O, ?> load;
+
+    DuckDBBulkWriter(BulkLoad<O, ?> load) {
+        this.load = load;
+    }
+
+    /**
+     * Adds one object to the load.
+     *
+     * @throws IllegalStateException when the writer was closed or failed earlier, or is used from another thread
+     * @throws QuackException        when a chunk could not be written; the whole load is rolled back
+     */
+    public void add(O object) {
+        load.add(object);
+    }
+
+    /**
+     * Adds every object of {@code objects}, reading it once, in order. An exception thrown while iterating fails
+     * and rolls back the whole load (what was committed earlier stays), and is rethrown.
+     *
+     * @throws IllegalStateException when the writer was closed or failed earlier, or is used from another thread
+     * @throws QuackException        when a chunk could not be written; the whole load is rolled back
+     */
+    public void addAll(Iterable<? extends O> objects) {
+        load.addAll(objects);
+    }
+
+    /**
+     * Makes every object added since the last commit visible, with its index rows, in one DuckDB commit, and
+     * releases the collection's write lock.
+     *
+     * @throws QuackException when the commit fails; nothing of the load is stored then
+     */
+    public void commit() {
+        load.commit();
+    }
+
+    /** Discards every object added since the last commit and releases the write lock. Idempotent. */
+    @Override
+    public void close() {
+        load.close();
+    }
+}

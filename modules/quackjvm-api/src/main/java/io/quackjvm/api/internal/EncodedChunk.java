@@ -1,0 +1,117 @@
+package io.quackjvm.api.internal;
+
+import com.googlecode.cqengine.query.option.QueryOptions;
+import io.quackjvm.api.spi.RowWriter;
+
+import java.sql.SQLException;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * A chunk of a {@link BulkLoad} made ready for DuckDB ahead of time: every object's row (key and layout columns)
+ * recorded as the values the layout wrote, and every attached index's stored values, so that serialising the
+ * next chunk (on the loading thread) overlaps with appending this one (on the load's appender thread). It holds
+ * values only; {@link CollectionWrites#appendEncoded} decides what is appended. Not thread-safe: handed from one
+ * thread to the other, never shared.
+ */
+final class EncodedChunk<A, O> {
+
+    private static final QueryOptions ATTRIBUTE_OPTIONS = new QueryOptions();
+
+    private static final byte NULL = 0, BOOLEAN = 1, INT = 2, LONG = 3, DOUBLE = 4, STRING = 5, BYTES = 6,
+            OBJECT = 7, NESTED = 8;
+
+    /** The chunk's objects by key; the replace check removes the ones it leaves alone. */
+    final Map<A, O> byKey;
+    /** The keys, in row order. */
+    final Object[] keys;
+    /** The attached indexes when the chunk was encoded (the load holds the write lock, so they stay attached). */
+    final List<IndexTable<O, ?>> indexes;
+    /** Per index, per row: the stored values of the object. */
+    final Object[][][] indexValues;
+
+    private byte[] tags = new byte[1024];
+    private Object[] values = new Object[1024];
+    private String[] nestedTypes;
+    private int size;
+    private final int[] rowStart;
+
+    EncodedChunk(CollectionSchema<O, A> schema, List<IndexTable<O, ?>> indexes, Map<A, O> byKey)
+            throws SQLException {
+        this.byKey = byKey;
+        this.indexes = indexes;
+        int n = byKey.size();
+        this.keys = new Object[n];
+        this.rowStart = new int[n + 1];
+        this.indexValues = new Object[indexes.size()][n][];
+        Recorder recorder = new Recorder();
+        int j = 0;
+        for (Map.Entry<A, O> e : byKey.entrySet()) {
+            keys[j] = e.getKey();
+            rowStart[j] = size;
+            schema.keyType.write(recorder, e.getKey());
+            schema.layout.write(e.getValue(), recorder);
+            for (int i = 0; i < indexes.size(); i++) {
+                Set<Object> v = indexes.get(i).encodedValues(e.getValue(), ATTRIBUTE_OPTIONS);
+                indexValues[i][j] = v.toArray();
+            }
+            j++;
+        }
+        rowStart[n] = size;
+    }
+
+    int rows() {
+        return keys.length;
+    }
+
+    /** Writes row {@code j} (key first) into {@code row}. */
+    void replay(int j, RowWriter row) throws SQLException {
+        for (int k = rowStart[j]; k < rowStart[j + 1]; k++) {
+            Object v = values[k];
+            switch (tags[k]) {
+                case NULL -> row.putNull();
+                case BOOLEAN -> row.putBoolean((Boolean) v);
+                case INT -> row.putInt((Integer) v);
+                case LONG -> row.putLong((Long) v);
+                case DOUBLE -> row.putDouble((Double) v);
+                case STRING -> row.putString((String) v);
+                case BYTES -> row.putBytes((byte[]) v);
+                case OBJECT -> row.putObject(v);
+                default -> row.putNested(nestedTypes[k], v);
+            }
+        }
+    }
+
+    private void add(byte tag, Object value) {
+        if (size == tags.length) {
+            tags = Arrays.copyOf(tags, size * 2);
+            values = Arrays.copyOf(values, size * 2);
+            if (nestedTypes != null) {
+                nestedTypes = Arrays.copyOf(nestedTypes, size * 2);
+            }
+        }
+        tags[size] = tag;
+        values[size++] = value;
+    }
+
+    /** Records what a layout writes. */
+    private final class Recorder implements RowWriter {
+        @Override public void putNull() { add(NULL, null); }
+        @Override public void putBoolean(boolean v) { add(BOOLEAN, v); }
+        @Override public void putInt(int v) { add(INT, v); }
+        @Override public void putLong(long v) { add(LONG, v); }
+        @Override public void putDouble(double v) { add(DOUBLE, v); }
+        @Override public void putString(String v) { add(STRING, v); }
+        @Override public void putBytes(byte[] v) { add(BYTES, v); }
+        @Override public void putObject(Object v) { add(OBJECT, v); }
+        @Override public void putNested(String sqlType, Object v) {
+            if (nestedTypes == null) {
+                nestedTypes = new String[tags.length];
+            }
+            add(NESTED, v);
+            nestedTypes[size - 1] = sqlType;
+        }
+    }
+}
