@@ -22,7 +22,8 @@ import java.util.StringJoiner;
  * <p>{@link #retrieve} translates the query with {@link QuerySql}: when any part of it is translatable, the
  * objects come from one statement (the translated part as a key set, the rest filtered in Java), ordered in SQL
  * when every {@code orderBy} attribute is single-valued and visible with Java's order; otherwise CQEngine's own
- * engine answers, as for any collection. Queries with {@code min}/{@code max} always go to CQEngine's engine.
+ * engine answers, as for any collection. Queries with {@code min}/{@code max} always go to CQEngine's engine. An
+ * {@code existsIn} between two collections of this database on an attribute DuckDB cannot see is refused.
  */
 public class QuackCollection<O> extends ConcurrentIndexedCollection<O> {
 
@@ -47,6 +48,7 @@ public class QuackCollection<O> extends ConcurrentIndexedCollection<O> {
     public ResultSet<O> retrieve(Query<O> query, QueryOptions queryOptions) {
         table.checkOpen();
         QueryOptions options = queryOptions == null ? new QueryOptions() : queryOptions;
+        QuerySql.checkExistsIn(table, query);
         TranslatedResultSet.Plan<O> plan = plan(query, options);
         if (plan == null) {
             return super.retrieve(query, options);

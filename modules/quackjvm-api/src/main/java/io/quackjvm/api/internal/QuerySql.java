@@ -124,6 +124,43 @@ public final class QuerySql {
         return false;
     }
 
+    /**
+     * Refuses an {@code existsIn} between two collections of the same database on an attribute DuckDB cannot
+     * see: it would run one foreign query per object, which the application should fix rather than wait for.
+     *
+     * @throws IllegalArgumentException naming the attribute and how to make it visible
+     */
+    public static void checkExistsIn(CollectionTable<?, ?> table, Query<?> query) {
+        if (query instanceof LogicalQuery<?> l) {
+            for (Query<?> child : l.getChildQueries()) {
+                checkExistsIn(table, child);
+            }
+            return;
+        }
+        if (!(query instanceof ExistsIn<?, ?, ?> exists)) {
+            return;
+        }
+        ExistsParts<?> parts = ExistsParts.of(exists);
+        CollectionTable<?, ?> foreign = parts == null ? null : tableOf(parts.collection);
+        if (foreign == null || foreign.database() != table.database()) {
+            return;
+        }
+        refuseInvisible(table, exists.getAttribute(), "local");
+        refuseInvisible(foreign, parts.foreignAttribute, "foreign");
+        if (parts.restrictions != null) {
+            checkExistsIn(foreign, parts.restrictions);
+        }
+    }
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static void refuseInvisible(CollectionTable table, Attribute attribute, String side) {
+        if (Visible.of(table, attribute) == null) {
+            throw new IllegalArgumentException("existsIn between two collections of one DuckDBDatabase needs "
+                    + "attributes DuckDB can see, but the " + side
+                    + " " + Visible.howToSee(attribute) + " (collection '" + table.name() + "')");
+        }
+    }
+
     private static <O> void collect(CollectionTable<O, ?> table, Query<O> query, List<SqlPredicate> pushed,
                                     List<Integer> ranks, List<Query<O>> rest, String[] why) {
         if (query instanceof And<O> and) {

@@ -33,6 +33,7 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 import static com.googlecode.cqengine.query.QueryFactory.equal;
+import static com.googlecode.cqengine.query.QueryFactory.existsIn;
 import static com.googlecode.cqengine.query.QueryFactory.greaterThan;
 import static com.googlecode.cqengine.query.QueryFactory.lessThan;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -61,9 +62,9 @@ class JoinTest {
                 Attribute<Auto, ?> leftKey = byMaker ? Auto.MAKER : Auto.DEALER;
                 Attribute<Dealer, ?> rightKey = byMaker ? Dealer.BRANDS : Dealer.ID;
                 Query<Auto> leftQuery = r.nextBoolean() ? null
-                        : QueryTreeDifferentialTest.randomQuery(new Random(querySeed), 1, f.dealers);
+                        : QueryTreeDifferentialTest.randomQuery(new Random(querySeed), 1, f.dealers, f::visible);
                 Query<Auto> heapLeftQuery = leftQuery == null ? null
-                        : QueryTreeDifferentialTest.randomQuery(new Random(querySeed), 1, f.heapDealers);
+                        : QueryTreeDifferentialTest.randomQuery(new Random(querySeed), 1, f.heapDealers, f::visible);
                 Query<Dealer> rightQuery = switch (r.nextInt(4)) {
                     case 0 -> equal(Dealer.CITY, QueryFixture.CITIES[r.nextInt(4)]);
                     case 1 -> greaterThan(Dealer.STARS, r.nextInt(5));
@@ -72,7 +73,7 @@ class JoinTest {
                 };
                 String context = "seed " + seed + " columnar " + columnar + " join #" + i + " on "
                         + leftKey.getAttributeName() + " where " + leftQuery + " / " + rightQuery;
-                boolean visible = visible(f, leftKey) && visible(f, rightKey);
+                boolean visible = f.visible(leftKey) && f.visible(rightKey);
                 DuckDBJoin<Auto, Dealer> join = f.db.join(f.autos, f.dealers);
                 if (!visible) {
                     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
@@ -102,14 +103,6 @@ class JoinTest {
     @SuppressWarnings({"unchecked", "rawtypes"})
     private static DuckDBJoin<Auto, Dealer> on(DuckDBJoin<Auto, Dealer> join, boolean byMaker) {
         return byMaker ? join.on(Auto.MAKER, Dealer.BRANDS) : join.on((Attribute) Auto.DEALER, (Attribute) Dealer.ID);
-    }
-
-    private static boolean visible(QueryFixture f, Attribute<?, ?> a) {
-        if (a == Auto.ID || a == Dealer.ID || f.indexedAutos.contains(a) || f.indexedDealers.contains(a)) {
-            return true;
-        }
-        return f.columnar && (a == Auto.MAKER || a == Auto.DEALER || a == Auto.PRICE || a == Auto.USED
-                || a == Auto.COLOR || a == Dealer.CITY || a == Dealer.STARS);
     }
 
     private static String pair(Joined<Auto, Dealer> j) {
@@ -240,6 +233,16 @@ class JoinTest {
                     () -> db.join(autos, dealers).on(Auto.DEALER, Dealer.ID));
             assertTrue(e.getMessage().contains("'dealerId'") && e.getMessage().contains("DuckDBIndex")
                     && e.getMessage().contains("columnar"), e.getMessage());
+            // existsIn within the database on an invisible attribute: refused the same way.
+            e = assertThrows(IllegalArgumentException.class, () -> autos.retrieve(
+                    existsIn(dealers, Auto.DEALER, Dealer.ID)));
+            assertTrue(e.getMessage().contains("'dealerId'") && e.getMessage().contains("DuckDBIndex"), e.getMessage());
+            // ... but across databases CQEngine evaluates it.
+            autos.add(new Auto(9, "kia", 1, 1000L, false, null, 1.0, 10, List.of()));
+            elsewhere.add(new Dealer(0, "d", "rome", 1, List.of()));
+            elsewhere.add(new Dealer(1, "e", "rome", 1, List.of()));
+            assertEquals(1, autos.retrieve(existsIn(elsewhere, Auto.DEALER, Dealer.ID)).size());
+            autos.clear();
             // Two databases.
             e = assertThrows(IllegalArgumentException.class, () -> db.join(autos, elsewhere));
             assertTrue(e.getMessage().contains("another DuckDBDatabase"), e.getMessage());

@@ -66,6 +66,15 @@ final class QueryFixture implements AutoCloseable {
         heapDealers.addAll(ds);
     }
 
+    /** Whether DuckDB can see the attribute here: the key, an indexed attribute, or a columnar field it reads. */
+    boolean visible(Attribute<?, ?> a) {
+        if (a == Auto.ID || a == Dealer.ID || indexedAutos.contains(a) || indexedDealers.contains(a)) {
+            return true;
+        }
+        return columnar && (a == Auto.MAKER || a == Auto.DEALER || a == Auto.PRICE || a == Auto.USED
+                || a == Auto.COLOR || a == Dealer.CITY || a == Dealer.STARS);
+    }
+
     static Auto randomAuto(Random r, int id, int dealers) {
         List<String> tags = new ArrayList<>();
         int n = r.nextInt(3);

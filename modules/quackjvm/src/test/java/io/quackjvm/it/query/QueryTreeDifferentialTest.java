@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.TreeSet;
+import java.util.function.Predicate;
 
 import static com.googlecode.cqengine.query.QueryFactory.all;
 import static com.googlecode.cqengine.query.QueryFactory.and;
@@ -42,13 +43,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * Random and/or/not trees mixing parts DuckDB evaluates (indexed attributes, the primary key, columnar fields,
  * existsIn within the database) with parts only Java can (a computed attribute, unindexed ones, existsIn
  * restricted by a computed attribute), with and without orderBy, on both layouts, each compared with CQEngine
- * on the heap over the same objects. A failure names its seed and layout.
+ * on the heap over the same objects. A failure names its seed and layout. Longer runs:
+ * {@code -Dquackjvm.query.diff.queries=2000}.
  */
 class QueryTreeDifferentialTest {
 
-    private static final int AUTOS = 300;
+    private static final int AUTOS = 200;
     private static final int DEALERS = 30;
-    private static final int QUERIES = Integer.getInteger("quackjvm.query.diff.queries", 150);
+    private static final int QUERIES = Integer.getInteger("quackjvm.query.diff.queries", 60);
 
     @ParameterizedTest(name = "seed {0} columnar {1}")
     @CsvSource({"1, false", "1, true", "7, false", "7, true", "20261201, false", "20261201, true"})
@@ -71,8 +73,8 @@ class QueryTreeDifferentialTest {
                     mutate(r, f);
                 }
                 long querySeed = r.nextLong();
-                Query<Auto> duckQuery = randomQuery(new Random(querySeed), 0, f.dealers);
-                Query<Auto> heapQuery = randomQuery(new Random(querySeed), 0, f.heapDealers);
+                Query<Auto> duckQuery = randomQuery(new Random(querySeed), 0, f.dealers, f::visible);
+                Query<Auto> heapQuery = randomQuery(new Random(querySeed), 0, f.heapDealers, f::visible);
                 Object[] order = randomOrder(r);
                 compare(f, duckQuery, heapQuery, order, "seed " + seed + "L columnar " + columnar + " query #" + q);
             }
@@ -159,14 +161,15 @@ class QueryTreeDifferentialTest {
     }
 
     @SuppressWarnings({"unchecked", "rawtypes"})
-    static Query<Auto> randomQuery(Random r, int depth, IndexedCollection<Dealer> dealers) {
+    static Query<Auto> randomQuery(Random r, int depth, IndexedCollection<Dealer> dealers,
+                                   Predicate<Attribute<?, ?>> visible) {
         int kind = depth >= 3 ? 10 : r.nextInt(12);
         switch (kind) {
-            case 0: case 1: return and(randomQuery(r, depth + 1, dealers), randomQuery(r, depth + 1, dealers),
-                    randomQuery(r, depth + 1, dealers));
-            case 2: return or(randomQuery(r, depth + 1, dealers), randomQuery(r, depth + 1, dealers));
-            case 3: return not(randomQuery(r, depth + 1, dealers));
-            case 4: return existsQuery(r, dealers);
+            case 0: case 1: return and(randomQuery(r, depth + 1, dealers, visible), randomQuery(r, depth + 1, dealers, visible),
+                    randomQuery(r, depth + 1, dealers, visible));
+            case 2: return or(randomQuery(r, depth + 1, dealers, visible), randomQuery(r, depth + 1, dealers, visible));
+            case 3: return not(randomQuery(r, depth + 1, dealers, visible));
+            case 4: return existsQuery(r, dealers, visible);
             default: break;
         }
         int leaf = r.nextInt(12);
@@ -188,7 +191,7 @@ class QueryTreeDifferentialTest {
     }
 
     @SuppressWarnings({"unchecked", "rawtypes"})
-    static Query<Auto> existsQuery(Random r, IndexedCollection<Dealer> dealers) {
+    static Query<Auto> existsQuery(Random r, IndexedCollection<Dealer> dealers, Predicate<Attribute<?, ?>> visible) {
         int kind = r.nextInt(5);
         Query<Dealer> restriction = switch (r.nextInt(4)) {
             case 0 -> equal(Dealer.CITY, QueryFixture.CITIES[r.nextInt(QueryFixture.CITIES.length)]);
@@ -196,7 +199,12 @@ class QueryTreeDifferentialTest {
             case 2 -> lessThan(Dealer.NAME_LENGTH, 9);   // only Java can evaluate it
             default -> null;
         };
-        if (kind <= 2) {
+        // existsIn within one database on an attribute DuckDB cannot see is refused (JoinTest checks the refusal).
+        boolean byDealer = kind <= 2 || !visible.test(Auto.MAKER) || !visible.test(Dealer.BRANDS);
+        if (byDealer && !visible.test(Auto.DEALER)) {
+            return equal(Auto.USED, kind % 2 == 0);
+        }
+        if (byDealer) {
             return restriction == null ? existsIn(dealers, Auto.DEALER, Dealer.ID)
                     : existsIn(dealers, Auto.DEALER, Dealer.ID, restriction);
         }
