@@ -55,8 +55,10 @@ final class CollectionWrites<O, A> {
         for (O o : objects) {
             byKey.put(schema.keyOf(o), o);
         }
-        return statements.write(options, "Adding " + byKey.size() + " objects", c -> byKey.size() <= appenderThreshold
-                ? addSmall(c, byKey) : addLarge(c, byKey));
+        return statements.write(options, "Adding " + byKey.size() + " objects", (c, marks) -> {
+            marks.touch(byKey.keySet());
+            return byKey.size() <= appenderThreshold ? addSmall(c, byKey) : addLarge(c, byKey);
+        });
     }
 
     private boolean addSmall(PooledConnection c, Map<A, O> byKey) throws SQLException {
@@ -221,7 +223,8 @@ final class CollectionWrites<O, A> {
         if (byKey.isEmpty()) {
             return false;
         }
-        return statements.write(options, "Removing " + byKey.size() + " objects", c -> {
+        return statements.write(options, "Removing " + byKey.size() + " objects", (c, marks) -> {
+            marks.touch(byKey.keySet());
             List<A> doomed = new ArrayList<>();
             batches.forStoredObjects(c, byKey.keySet(), (key, stored) -> {
                 if (stored.equals(byKey.get(key))) {
@@ -234,7 +237,8 @@ final class CollectionWrites<O, A> {
     }
 
     void clear(QueryOptions options) {
-        statements.write(options, "Clearing", c -> {
+        statements.write(options, "Clearing", (c, marks) -> {
+            marks.touchAll();
             try (Statement s = c.connection().createStatement()) {
                 s.executeUpdate("DELETE FROM " + schema.table);
                 indexes.markUnattachedStale(c);
