@@ -43,8 +43,19 @@ final class KeyQueryResultSet<O, A> extends SqlResultSet<O> {
     @Override
     CloseableIterator<O> openCursor() {
         if (cachedEquality()) {
-            O o = keyed.get(equalKey(), options);
-            return new CollectionStatements.ListCursor<>(o == null ? List.of() : List.of(o));
+            keyed.database().checkOpen();
+            if (!keyed.writing(options)) {
+                // A hit opens nothing; a miss runs the very statement and cursor an uncached lookup runs, and
+                // keeps what it reads (the stamp is taken before the statement starts).
+                ObjectCache<A, O> cache = keyed.objectCache();
+                A key = equalKey();
+                O hit = cache.get(key);
+                if (hit != null) {
+                    return new CollectionStatements.ListCursor<>(List.of(hit));
+                }
+                Map<A, Long> stamps = Map.of(key, cache.stamp(key));
+                return filling(keyed.objects(options, where().trim(), predicate.params(), false), stamps, cache);
+            }
         }
         if (query instanceof In && keyed.cacheEnabled()) {
             CloseableIterator<O> fromCache = inFromCache();
