@@ -81,11 +81,6 @@ final class CollectionReads<O, A> {
         return found;
     }
 
-    /** Whether {@link #get} goes through the object cache. */
-    boolean cacheEnabled() {
-        return cache.enabled();
-    }
-
     private O find(PooledConnection c, A key) throws SQLException {
         PreparedStatement ps = c.prepare(schema.sql().selectByKey());
         try {
