@@ -12,6 +12,7 @@ module io.quackjvm.api {
     requires transitive java.sql;
     requires duckdb.jdbc;
     requires org.slf4j;
+    requires com.github.benmanes.caffeine;
 
     exports io.quackjvm.api;
     exports io.quackjvm.api.spi;

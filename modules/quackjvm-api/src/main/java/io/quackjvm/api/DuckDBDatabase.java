@@ -396,6 +396,15 @@ public final class DuckDBDatabase implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Keeps up to this many materialised objects of the collection on the heap, by primary key (default 0: no
+         * cache); see {@link DuckDBPersistence.Builder#objectCacheSize(int)}.
+         */
+        public CollectionBuilder<O, A> objectCacheSize(int objects) {
+            builder.objectCacheSize(objects);
+            return this;
+        }
+
         /** Receives the progress of this collection's long operations; see {@link DuckDBPersistence.Builder#progressListener}. */
         public CollectionBuilder<O, A> progressListener(ProgressListener listener) {
             builder.progressListener(listener);

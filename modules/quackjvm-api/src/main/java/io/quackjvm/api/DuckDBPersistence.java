@@ -262,6 +262,14 @@ public final class DuckDBPersistence<O, A extends Comparable<A>> implements SQLi
         database.execute("Analyzing", "ANALYZE");
     }
 
+    /**
+     * What the object cache has done since this persistence was opened: hits, misses, evictions, its size and
+     * bound. All zero when the cache is off (the default; see {@link Builder#objectCacheSize(int)}).
+     */
+    public ObjectCacheStats cacheStats() {
+        return table.cacheStats();
+    }
+
     /** The name of the table that holds the objects. */
     public String getTableName() {
         return table.name();
@@ -286,6 +294,7 @@ public final class DuckDBPersistence<O, A extends Comparable<A>> implements SQLi
             return;
         }
         database.close();
+        table.clearCache();
         if (deleteOnClose != null) {
             try {
                 Files.deleteIfExists(Path.of(deleteOnClose + ".wal"));
@@ -313,6 +322,7 @@ public final class DuckDBPersistence<O, A extends Comparable<A>> implements SQLi
         private final DatabaseOptions options = new DatabaseOptions();
         private Integer appenderThreshold;
         private Integer stagingChunkRows;
+        private Integer objectCacheSize;
         private String name;
         private ObjectLayoutProvider layout;
         private String layoutName;
@@ -409,6 +419,31 @@ public final class DuckDBPersistence<O, A extends Comparable<A>> implements SQLi
                 throw new IllegalArgumentException("stagingChunkRows(" + rows + ") must be at least 1");
             }
             this.stagingChunkRows = rows;
+            return this;
+        }
+
+        /**
+         * Keeps up to {@code objects} materialised objects on the heap, by primary key (default 0: no cache).
+         * A lookup by key ({@code retrieve(equal(key, k))}, an {@code in} on the key whose keys are all cached,
+         * {@code contains}) that finds its object there runs no SQL and borrows no connection; a miss reads
+         * DuckDB as without the cache and keeps what it read. Scans, ranges and attribute-index queries do not
+         * use it. The least recently and frequently used objects are evicted beyond the bound.
+         *
+         * <p>Never stale: every write to the collection (add, remove, update, clear, {@code Iterator.remove}, a
+         * rolled-back transaction) drops the keys it changes before it commits, and a lookup that read a row
+         * while a write to it was in progress does not keep it. A hit hands out the cached instance itself, as an
+         * on-heap collection does: treat stored objects as immutable (mutating one changes what later lookups
+         * see, not what is stored). Costs heap for the objects plus about 100 bytes per entry; see
+         * {@link DuckDBPersistence#cacheStats()} and docs/tuning.md.
+         *
+         * @throws IllegalArgumentException when {@code objects} is negative
+         */
+        public Builder<O, A> objectCacheSize(int objects) {
+            once(objectCacheSize != null, "objectCacheSize");
+            if (objects < 0) {
+                throw new IllegalArgumentException("objectCacheSize(" + objects + ") must be zero (no cache) or more");
+            }
+            this.objectCacheSize = objects;
             return this;
         }
 
@@ -536,7 +571,8 @@ public final class DuckDBPersistence<O, A extends Comparable<A>> implements SQLi
                                                        String layoutName, DuckDBDatabase owner) {
             CollectionTable<O, A> table = new CollectionTable<>(database, tableName, primaryKey, objectTable,
                     layoutName, appenderThreshold == null ? 16 : appenderThreshold,
-                    stagingChunkRows == null ? 131_072 : stagingChunkRows);
+                    stagingChunkRows == null ? 131_072 : stagingChunkRows,
+                    objectCacheSize == null ? 0 : objectCacheSize);
             table.create();
             table.progressListener(progressListener);
             return new DuckDBPersistence<>(primaryKey, database, table, deleteOnClose, owner);

@@ -75,7 +75,8 @@ public final class ImageMain {
         System.out.println("readers=" + names(ResultReaderProvider.class));
         System.out.println("pools=" + names(ConnectionPoolProvider.class));
         System.out.println("writePolicies=" + names(WritePolicyProvider.class));
-        try (DuckDBPersistence<Gear, Integer> persistence = DuckDBPersistence.onPrimaryKey(ID)) {
+        // with the object cache on, so that Caffeine is linked and used in the image
+        try (DuckDBPersistence<Gear, Integer> persistence = DuckDBPersistence.builder(ID).objectCacheSize(100).build()) {
             IndexedCollection<Gear> gears = new ConcurrentIndexedCollection<>(persistence);
             List<Gear> batch = new ArrayList<>();
             for (int i = 0; i < 1000; i++) {
@@ -86,6 +87,10 @@ public final class ImageMain {
             try (ResultSet<Gear> rs = gears.retrieve(equal(ID, 500))) {
                 System.out.println("gear500=" + rs.uniqueResult().name);
             }
+            try (ResultSet<Gear> rs = gears.retrieve(equal(ID, 500))) {
+                System.out.println("gear500again=" + rs.uniqueResult().name);
+            }
+            System.out.println("cacheHits=" + persistence.cacheStats().hits());
             try (ResultSet<Gear> rs = gears.retrieve(between(PRICE, 10.0, 19.95))) {
                 System.out.println("priced10to20=" + rs.size());
             }

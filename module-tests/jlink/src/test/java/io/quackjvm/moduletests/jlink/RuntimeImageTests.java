@@ -38,7 +38,8 @@ class RuntimeImageTests {
     private static final List<String> UNIVERSE = List.of("java.base", "java.sql", "java.logging", "java.xml",
             "java.transaction.xa", "jdk.unsupported", "jdk.jfr", "io.quackjvm.api", "cqengine", "concurrent.trees",
             "duckdb.jdbc", "org.slf4j", "com.esotericsoftware.kryo", "com.esotericsoftware.reflectasm",
-            "com.esotericsoftware.minlog", "org.objenesis", "de.javakaffee.kryoserializers");
+            "com.esotericsoftware.minlog", "org.objenesis", "de.javakaffee.kryoserializers",
+            "com.github.benmanes.caffeine");
 
     private record Result(int exit, String output) {
     }
@@ -101,7 +102,8 @@ class RuntimeImageTests {
                 .contains("blob")), () -> "Image " + name + " has no blob layout:\n" + output);
         for (String line : List.of("image=" + name, "duckdb.module=duckdb.jdbc (explicit)",
                 "readers=jdbc", "pools=duplicating", "writePolicies=per-collection", "size=1000",
-                "gear500=gear-500", "priced10to20=100", "sizeAfterRemove=999")) {
+                "gear500=gear-500", "gear500again=gear-500", "cacheHits=1", "priced10to20=100",
+                "sizeAfterRemove=999")) {
             assertTrue(output.lines().anyMatch(line::equals), () -> "Image " + name + " did not print '" + line
                     + "':\n" + output);
         }

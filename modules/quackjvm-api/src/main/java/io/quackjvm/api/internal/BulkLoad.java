@@ -113,6 +113,10 @@ public final class BulkLoad<O, A> implements AutoCloseable {
             statements.bulkLoadStarted();
         }
         PooledConnection c = scope.writeConnection();
+        // The object cache must not keep (or take in) the objects these keys had before the load commits.
+        @SuppressWarnings("unchecked")
+        ObjectCache.Write<A> marks = (ObjectCache.Write<A>) scope.cacheWrite();
+        marks.touch(batch.keySet());
         EncodedChunk<A, O> encoded;
         try {
             encoded = writes.encode(batch);

@@ -24,10 +24,12 @@ final class CollectionReads<O, A> {
 
     private final CollectionSchema<O, A> schema;
     private final CollectionStatements statements;
+    private final ObjectCache<A, O> cache;
 
-    CollectionReads(CollectionSchema<O, A> schema, CollectionStatements statements) {
+    CollectionReads(CollectionSchema<O, A> schema, CollectionStatements statements, ObjectCache<A, O> cache) {
         this.schema = schema;
         this.statements = statements;
+        this.cache = cache;
     }
 
     /** Maps one result row to a value: the object read from the layout columns, then any further columns. */
@@ -51,7 +53,32 @@ final class CollectionReads<O, A> {
         if (key == null) {
             return null;
         }
+        if (cache.enabled()) {
+            return cached(key, options);
+        }
         return statements.read(options, "Looking up a key", c -> find(c, key));
+    }
+
+    /**
+     * A lookup through the object cache: a hit opens no statement and borrows no connection. A request that has
+     * written reads its own uncommitted rows, so it neither reads nor fills the cache. See {@link ObjectCache}
+     * for why the stamp is taken before the statement.
+     */
+    private O cached(A key, QueryOptions options) {
+        schema.db.checkOpen();
+        if (statements.writing(options)) {
+            return statements.read(options, "Looking up a key", c -> find(c, key));
+        }
+        O hit = cache.get(key);
+        if (hit != null) {
+            return hit;
+        }
+        long stamp = cache.stamp(key);
+        O found = statements.read(options, "Looking up a key", c -> find(c, key));
+        if (found != null) {
+            cache.put(key, found, stamp);
+        }
+        return found;
     }
 
     private O find(PooledConnection c, A key) throws SQLException {

@@ -52,8 +52,34 @@ final class CollectionStatements {
         T map(ResultSet row) throws SQLException;
     }
 
+    /** Work on a write connection that marks the keys it changes in the object cache before it commits. */
+    @FunctionalInterface
+    interface CacheWork<T, A> {
+        T run(PooledConnection connection, ObjectCache.Write<A> marks) throws SQLException;
+    }
+
+    /** Runs a write as {@link #write(QueryOptions, String, Work)}, handing it the object cache's marks. */
+    @SuppressWarnings("unchecked")
+    <T, A> T write(QueryOptions options, String action, CacheWork<T, A> work) {
+        return writeIn(options, action, (scope, c) -> work.run(c, (ObjectCache.Write<A>) scope.cacheWrite()));
+    }
+
+    private interface ScopeWork<T> {
+        T run(RequestScope scope, PooledConnection connection) throws SQLException;
+    }
+
+    /** Whether this thread's request in {@code options} has written: its reads see uncommitted rows. */
+    boolean writing(QueryOptions options) {
+        RequestScope scope = scopes.current(options);
+        return scope != null && scope.activeWrite() != null;
+    }
+
     /** Runs a write in the request's transaction (or a transaction of its own outside a request). */
     <T> T write(QueryOptions options, String action, Work<T> work) {
+        return writeIn(options, action, (scope, c) -> work.run(c));
+    }
+
+    private <T> T writeIn(QueryOptions options, String action, ScopeWork<T> work) {
         if (db.readOnly()) {
             db.checkWritable(action + " on collection '" + collection + "'");
         }
@@ -66,7 +92,7 @@ final class CollectionStatements {
             scope = scopes.current(own);
         }
         try {
-            return work.run(scope.writeConnection());
+            return work.run(scope, scope.writeConnection());
         } catch (SQLException e) {
             scope.fail();
             throw Failures.wrap(action + " on collection '" + collection + "'", null, e);

@@ -34,14 +34,22 @@ public final class CollectionTable<O, A> {
     private volatile boolean closed;
     private final ProgressReporter progress;
     private final int stagingChunkRows;
+    private final ObjectCache<A, O> cache;
 
     public CollectionTable(Database db, String name, SimpleAttribute<O, A> primaryKey, ObjectTable<O> layout,
                            String layoutName, int appenderThreshold, int stagingChunkRows) {
+        this(db, name, primaryKey, layout, layoutName, appenderThreshold, stagingChunkRows, 0);
+    }
+
+    /** {@code objectCacheSize}: the bound of the object cache ({@link ObjectCache}), 0 for none. */
+    public CollectionTable(Database db, String name, SimpleAttribute<O, A> primaryKey, ObjectTable<O> layout,
+                           String layoutName, int appenderThreshold, int stagingChunkRows, int objectCacheSize) {
         this.db = db;
+        this.cache = ObjectCache.of(objectCacheSize);
         this.schema = new CollectionSchema<>(db, name, primaryKey, layout, layoutName);
         this.statements = new CollectionStatements(db, name, this);
         this.indexes = new CollectionIndexes<>(schema, statements, stagingChunkRows);
-        this.reads = new CollectionReads<>(schema, statements);
+        this.reads = new CollectionReads<>(schema, statements, cache);
         this.progress = new ProgressReporter(name);
         this.stagingChunkRows = stagingChunkRows;
         this.writes = new CollectionWrites<>(schema, statements, indexes, appenderThreshold, stagingChunkRows,
@@ -126,6 +134,31 @@ public final class CollectionTable<O, A> {
 
     RequestScopes scopes() {
         return statements.scopes();
+    }
+
+    /** Whether this thread's request in {@code options} has written (its reads bypass the object cache). */
+    boolean writing(QueryOptions options) {
+        return statements.writing(options);
+    }
+
+    /** Whether lookups by key go through the object cache. */
+    boolean cacheEnabled() {
+        return cache.enabled();
+    }
+
+    /** The object cache (disabled when {@code objectCacheSize} is 0); writers mark what they change in it. */
+    ObjectCache<A, O> objectCache() {
+        return cache;
+    }
+
+    /** What the object cache has done; all zero when it is off. */
+    public io.quackjvm.api.ObjectCacheStats cacheStats() {
+        return cache.stats();
+    }
+
+    /** Empties the object cache, for {@code close()}. */
+    public void clearCache() {
+        cache.clear();
     }
 
     /** Creates the table, or checks that the one found in the file fits this collection. */

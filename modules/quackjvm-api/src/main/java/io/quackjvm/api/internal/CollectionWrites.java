@@ -75,8 +75,10 @@ final class CollectionWrites<O, A> {
         for (O o : objects) {
             byKey.put(schema.keyOf(o), o);
         }
-        return statements.write(options, "Adding " + byKey.size() + " objects", c -> byKey.size() <= appenderThreshold
-                ? addSmall(c, byKey) : addLarge(c, byKey));
+        return statements.write(options, "Adding " + byKey.size() + " objects", (c, marks) -> {
+            marks.touch(byKey.keySet());
+            return byKey.size() <= appenderThreshold ? addSmall(c, byKey) : addLarge(c, byKey);
+        });
     }
 
     /**
@@ -89,6 +91,8 @@ final class CollectionWrites<O, A> {
      */
     boolean addOne(O object, QueryOptions options) {
         A key = schema.keyOf(object);
+        // The object cache needs no marks here: this path stores only a key that is not stored (DuckDB refuses a
+        // stored one), and the cache holds only stored objects; a key removed earlier was dropped by that removal.
         if (!indexes.hasUnattached() && PlainAdd.isCaller()) {
             Boolean added = statements.writeAlone(options, !indexes.isEmpty(), c -> {
                 PreparedStatement statement = c.prepare(schema.sql().insert());
@@ -451,7 +455,8 @@ final class CollectionWrites<O, A> {
         if (byKey.isEmpty()) {
             return false;
         }
-        return statements.write(options, "Removing " + byKey.size() + " objects", c -> {
+        return statements.write(options, "Removing " + byKey.size() + " objects", (c, marks) -> {
+            marks.touch(byKey.keySet());
             List<A> doomed = new ArrayList<>();
             batches.forStoredObjects(c, byKey.keySet(), (key, stored) -> {
                 if (stored.equals(byKey.get(key))) {
@@ -464,7 +469,8 @@ final class CollectionWrites<O, A> {
     }
 
     void clear(QueryOptions options) {
-        statements.write(options, "Clearing", c -> {
+        statements.write(options, "Clearing", (c, marks) -> {
+            marks.touchAll();
             try (Statement s = c.connection().createStatement()) {
                 s.executeUpdate("DELETE FROM " + schema.table);
                 indexes.markUnattachedStale(c);

@@ -26,6 +26,7 @@ final class RequestScope {
     private OpenResources.Held writeHeld;
     private Lock lock;
     private boolean failed;
+    private ObjectCache.Write<?> cacheWrite;
 
     RequestScope(CollectionTable<?, ?> table) {
         this.table = table;
@@ -97,6 +98,17 @@ final class RequestScope {
         return write;
     }
 
+    /**
+     * The object cache's marks of this request's transaction: its writes mark the keys they change before the
+     * commit, and {@link #finish()} ends the marks after COMMIT or ROLLBACK.
+     */
+    ObjectCache.Write<?> cacheWrite() {
+        if (cacheWrite == null) {
+            cacheWrite = table.objectCache().beginWrite();
+        }
+        return cacheWrite;
+    }
+
     /** Marks the request as failed: its transaction will roll back whole. */
     void fail() {
         failed = true;
@@ -112,6 +124,18 @@ final class RequestScope {
      * internally), then commits, or rolls back after a failure.
      */
     void finish() {
+        ObjectCache.Write<?> marks = cacheWrite;
+        cacheWrite = null;
+        try {
+            finishTransaction();
+        } finally {
+            if (marks != null) {
+                marks.end(); // after COMMIT or ROLLBACK, whatever happened
+            }
+        }
+    }
+
+    private void finishTransaction() {
         for (AutoCloseable cursor : cursors) {
             try {
                 cursor.close();

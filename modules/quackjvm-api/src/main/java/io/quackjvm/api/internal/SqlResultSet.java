@@ -76,10 +76,15 @@ abstract class SqlResultSet<O> extends ResultSet<O> {
         return retrievalCost;
     }
 
+    /** The number of matching objects; {@link #countSql()} unless a subclass knows better. */
+    long count() {
+        return table.queryLong(options, countSql(), predicate.params());
+    }
+
     @Override
     public final int size() {
         if (size < 0) {
-            size = (int) Math.min(Integer.MAX_VALUE, table.queryLong(options, countSql(), predicate.params()));
+            size = (int) Math.min(Integer.MAX_VALUE, count());
         }
         return size;
     }
