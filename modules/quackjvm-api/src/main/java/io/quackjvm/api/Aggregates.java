@@ -71,12 +71,12 @@ public final class Aggregates<O> {
     }
 
     /** The smallest value in Java's {@code compareTo} order; empty when there are none. */
-    public <A extends Comparable<A>> Optional<A> min(Attribute<O, A> attribute) {
+    public <A extends Comparable<? super A>> Optional<A> min(Attribute<O, A> attribute) {
         return sql.extreme(attribute, "min");
     }
 
     /** The largest value in Java's {@code compareTo} order; empty when there are none. */
-    public <A extends Comparable<A>> Optional<A> max(Attribute<O, A> attribute) {
+    public <A extends Comparable<? super A>> Optional<A> max(Attribute<O, A> attribute) {
         return sql.extreme(attribute, "max");
     }
 
@@ -89,7 +89,7 @@ public final class Aggregates<O> {
      * The lower median: {@code quantile(attribute, 0.5)}, a value of the data (not an average of two), so that it
      * is defined for any comparable attribute.
      */
-    public <A extends Comparable<A>> Optional<A> median(Attribute<O, A> attribute) {
+    public <A extends Comparable<? super A>> Optional<A> median(Attribute<O, A> attribute) {
         return sql.quantile(attribute, 0.5);
     }
 
@@ -97,7 +97,7 @@ public final class Aggregates<O> {
      * The discrete quantile {@code q} (0 to 1): with the {@code n} values sorted in Java's order, the one at
      * position {@code ceil(q * n) - 1} (the first for {@code q = 0}); empty when there are none.
      */
-    public <A extends Comparable<A>> Optional<A> quantile(Attribute<O, A> attribute, double q) {
+    public <A extends Comparable<? super A>> Optional<A> quantile(Attribute<O, A> attribute, double q) {
         return sql.quantile(attribute, q);
     }
 

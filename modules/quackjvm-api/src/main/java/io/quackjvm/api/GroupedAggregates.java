@@ -41,12 +41,12 @@ public final class GroupedAggregates<O, G> {
     }
 
     /** The smallest value of {@code attribute} per group, in Java's order. */
-    public <A extends Comparable<A>> Map<G, A> min(Attribute<O, A> attribute) {
+    public <A extends Comparable<? super A>> Map<G, A> min(Attribute<O, A> attribute) {
         return sql.groupAggregate(group, attribute, "min");
     }
 
     /** The largest value of {@code attribute} per group, in Java's order. */
-    public <A extends Comparable<A>> Map<G, A> max(Attribute<O, A> attribute) {
+    public <A extends Comparable<? super A>> Map<G, A> max(Attribute<O, A> attribute) {
         return sql.groupAggregate(group, attribute, "max");
     }
 }

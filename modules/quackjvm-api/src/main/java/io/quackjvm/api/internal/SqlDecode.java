@@ -34,9 +34,9 @@ final class SqlDecode {
     /**
      * The macros, created in {@code schema} (a quoted, catalog-qualified schema name). {@code qj_double(b)}: the
      * DOUBLE whose sign-folded bit pattern is {@code b}, computed exactly as (mantissa * 2^exponent), NaN and the
-     * infinities apart, {@code -0.0} kept. {@code qj_string(s)}: the string whose stored form is {@code s}: a pure
-     * ASCII string is its own form (the fast path); otherwise every code point is turned back into its UTF-16 code
-     * unit and surrogate pairs are joined.
+     * infinities apart, {@code -0.0} kept. {@code qj_string(s)}: the string whose stored form is {@code s}: a
+     * string with no code point at or above U+E000 is its own form (ASCII is checked first, the fast path);
+     * otherwise every code point is turned back into its UTF-16 code unit and surrogate pairs are joined.
      */
     static List<String> macros(String schema) {
         String bits = "xor(b, (b >> 63) & " + MASK63 + ")";
@@ -64,8 +64,10 @@ final class SqlDecode {
                 + "THEN chr(65536 + ((x - 55296) << 10) + (u[i + 1] - 56320)) "
                 + "WHEN x BETWEEN 56320 AND 57343 AND i > 1 AND coalesce(u[i - 1], 0) BETWEEN 55296 AND 56319 THEN '' "
                 + "WHEN x BETWEEN 55296 AND 57343 THEN chr(65533) ELSE chr(x) END), '')";
+        // Only a code point at or above U+E000 needs decoding: ASCII is checked first (cheap), then a regex.
         String str = "CREATE OR REPLACE MACRO " + schema + ".qj_string(s) AS (CASE WHEN strlen(s) = length(s) "
-                + "THEN s ELSE " + schema + ".qj_join(" + schema + ".qj_units(s)) END)";
+                + "OR NOT regexp_matches(s, '[\\x{E000}-\\x{10FFFF}]') THEN s ELSE " + schema + ".qj_join("
+                + schema + ".qj_units(s)) END)";
         // BigDecimal/BigInteger: sign class A/B/C, 11 exponent digits, digits (complemented for negatives, then '~'),
         // '!' and the scale. The value is 0.digits * 10^exponent.
         String num = "CREATE OR REPLACE MACRO " + schema + ".qj_decimal(s) AS (CASE WHEN s[1] = 'B' THEN 0.0::DOUBLE "
