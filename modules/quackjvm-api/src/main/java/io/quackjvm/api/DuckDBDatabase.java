@@ -116,6 +116,18 @@ public final class DuckDBDatabase implements AutoCloseable {
         return tables;
     }
 
+    /**
+     * Starts a typed join of two collections of this database; say what to join on with
+     * {@link DuckDBJoin#on}. See {@link DuckDBJoin}.
+     *
+     * @throws IllegalArgumentException   when either collection is not a collection of this database
+     * @throws PersistenceClosedException when the database or either collection is closed
+     */
+    public <L, R> DuckDBJoin<L, R> join(IndexedCollection<L> left, IndexedCollection<R> right) {
+        return new DuckDBJoin<>(persistenceOf(left, "The left collection"),
+                persistenceOf(right, "The right collection"), null, null, null, null);
+    }
+
     // ---------------------------------------------------------------- database-wide operations
 
     /**

@@ -191,6 +191,11 @@ public final class CollectionTable<O, A> {
         return reads.query(options, sql, params, large, mapper);
     }
 
+    /** Reads one object from a row whose columns are the layout columns (for joins: the right side's). */
+    O readObject(io.quackjvm.api.spi.RowSource row) throws SQLException {
+        return schema.layout.read(row);
+    }
+
     /** A streaming cursor over the keys {@code sql} selects. */
     CloseableIterator<A> keys(QueryOptions options, String sql, List<?> params) {
         return reads.keys(options, sql, params);

@@ -26,6 +26,14 @@ import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
+import static com.googlecode.cqengine.query.QueryFactory.and;
+import static com.googlecode.cqengine.query.QueryFactory.between;
+import static com.googlecode.cqengine.query.QueryFactory.equal;
+import static com.googlecode.cqengine.query.QueryFactory.greaterThan;
+import static com.googlecode.cqengine.query.QueryFactory.in;
+import static com.googlecode.cqengine.query.QueryFactory.lessThan;
+import static com.googlecode.cqengine.query.QueryFactory.not;
+import static com.googlecode.cqengine.query.QueryFactory.or;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -183,6 +191,35 @@ class AggregatesTest {
             IndexedCollection<Sale> sales = sales(db, layout);
             sales.addAll(objects);
             checkAll(db.from(sales), objects, layout.equals("columnar"));
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"blob", "columnar"})
+    void whereRestrictsEveryAggregateAsTheQueryMatches(String layout) {
+        List<Sale> objects = Sale.random(2000, 11);
+        List<Query<Sale>> queries = new ArrayList<>(List.of(
+                between(Sale.PRICE, 100.0, 600.0),
+                equal(Sale.MAKER, "Škoda"),
+                and(in(Sale.TAGS, "cheap", "fast"), greaterThan(Sale.PRICE, 0.0)),
+                or(equal(Sale.MAKER, "\uD83D\uDE00moji"), lessThan(Sale.PRICE, -50.0)),
+                not(equal(Sale.MAKER, "Ford")),
+                equal(Sale.MAKER, "nobody")));
+        if (layout.equals("columnar")) {
+            queries.add(equal(Sale.DOORS, 3));
+        }
+        try (DuckDBDatabase db = DuckDBDatabase.builder().build()) {
+            IndexedCollection<Sale> sales = sales(db, layout);
+            sales.addAll(objects);
+            for (Query<Sale> q : queries) {
+                List<Sale> matching = objects.stream().filter(o -> q.matches(o, NO_OPTIONS)).toList();
+                checkAll(db.from(sales).where(q), matching, layout.equals("columnar"));
+            }
+            // two where calls combine with AND
+            Query<Sale> a = greaterThan(Sale.PRICE, 200.0);
+            Query<Sale> b = equal(Sale.MAKER, "Alfa");
+            assertEquals(objects.stream().filter(o -> a.matches(o, NO_OPTIONS) && b.matches(o, NO_OPTIONS)).count(),
+                    db.from(sales).where(a).where(b).count());
         }
     }
 
