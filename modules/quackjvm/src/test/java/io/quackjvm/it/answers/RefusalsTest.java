@@ -45,6 +45,7 @@ class RefusalsTest {
             }
             assertEquals(20, sales.size());
             assertEquals(20L, db.query("SELECT count(*) FROM sale").scalar(Long.class));
+            assertEquals(20L, db.query("SELECT id FROM sale; -- all of them").count());
         }
     }
 
