@@ -131,12 +131,7 @@ public final class QueryResult {
 
     /** The number of rows of the result (counted by DuckDB, not read into Java). */
     public long count() {
-        // The text on lines of its own (a trailing "-- comment" must not swallow the parenthesis), without a final ';'
-        String inner = sql.strip();
-        while (inner.endsWith(";")) {
-            inner = inner.substring(0, inner.length() - 1).strip();
-        }
-        return runner.read("SELECT count(*) FROM (\n" + inner + "\n)", params, false, (columns, rows) -> {
+        return runner.read(runner.countSql(sql), params, false, (columns, rows) -> {
             rows.next();
             return rows.row().getLong(0);
         });

@@ -101,6 +101,24 @@ public final class SqlRunner {
         }
     }
 
+    /**
+     * {@code SELECT count(*)} over the rows of {@code sql}: the statement as DuckDB's parser prints it back (no final
+     * semicolon, no comments, parameters as {@code $1, $2, ...}), wrapped.
+     */
+    public String countSql(String sql) {
+        check(sql);
+        try (PooledConnection c = db.borrow(); PreparedStatement p = c.connection().prepareStatement(
+                "SELECT json_deserialize_sql(json_serialize_sql(?::VARCHAR))")) {
+            p.setString(1, sql);
+            try (ResultSet rs = p.executeQuery()) {
+                rs.next();
+                return "SELECT count(*) FROM (" + rs.getString(1) + ")";
+            }
+        } catch (SQLException e) {
+            throw Failures.wrap("Checking the query", sql, e);
+        }
+    }
+
     /** Runs {@code sql} and reads its whole result with {@code reader}, on the bulk reader when {@code large}. */
     public <T> T read(String sql, Object[] params, boolean large, Reader<T> reader) {
         check(sql);
