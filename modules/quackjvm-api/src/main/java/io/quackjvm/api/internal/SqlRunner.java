@@ -236,8 +236,10 @@ public final class SqlRunner {
                 if (restore != null) {
                     s.execute(restore.isEmpty() ? "RESET search_path" : "SET search_path = '" + restore + "'");
                 }
-            } catch (SQLException ignored) {
-                // the connection is handed back regardless; a failed query already left its own message
+            } catch (SQLException e) {
+                // Never hand back a connection whose search path may still put the views before the tables, where
+                // the engine's statements would find them: a closed connection is dropped by the pool.
+                closeQuietly(c.connection());
             } finally {
                 c.close();
             }
