@@ -99,7 +99,24 @@ public final class AggregateSql<O> {
 
     /** The source of {@code attribute}'s values in this collection, or a failure naming it and the fix. */
     Source source(Attribute<O, ?> attribute) {
+        return source(attribute, false);
+    }
+
+    /**
+     * The source of {@code attribute}'s values. A columnar field of the attribute's name and type is read directly
+     * (no join with an index table) when its DuckDB order and equality are Java's (integers, booleans, dates,
+     * enums), or when {@code approximate} (a sum or average, computed in floating point anyway); otherwise the
+     * attribute's index table, whose stored forms keep Java's order and equality, is preferred.
+     */
+    Source source(Attribute<O, ?> attribute, boolean approximate) {
         String name = attribute.getAttributeName();
+        Class<?> type = attribute.getAttributeType();
+        boolean exactColumn = approximate || type == Integer.class || type == Long.class || type == Short.class
+                || type == Byte.class || type == Boolean.class || type == LocalDate.class || type.isEnum();
+        Source column = column(attribute);
+        if (column != null && exactColumn) {
+            return column;
+        }
         for (IndexTable<O, ?> index : table.indexTables()) {
             if (index.attribute().getAttributeName().equals(name)) {
                 return new Source(index.sqlName(), "value", index.valueType(), index.valueType().javaType(), false);
@@ -109,17 +126,26 @@ public final class AggregateSql<O> {
             return new Source(table.sqlName(), CollectionSchema.KEY, table.keyType().valueType(),
                     table.keyType().javaType, false);
         }
-        for (Column c : table.layoutColumns()) {
-            if (c.name().equalsIgnoreCase(name) && naturalType(attribute.getAttributeType(), c.sqlType())) {
-                return new Source(table.sqlName(), CollectionSchema.quote(c.name()), null,
-                        attribute.getAttributeType(), true);
-            }
+        if (column != null) {
+            return column;
         }
         throw new QuackException("Attribute '" + name + "' of collection '" + table.name() + "' is not visible to SQL: "
                 + "it has no DuckDBIndex" + (table.layoutName().equals("blob") ? "" : " and no column of its name and "
                 + "type") + ". Add one with collection.addIndex(DuckDBIndex.onAttribute(...)) on that attribute, "
                 + "which stores its values in a table SQL reads" + (table.layoutName().equals("blob") ? "" : ", or "
                 + "name the attribute after its field"));
+    }
+
+    /** The typed column of the object table named as {@code attribute} and holding its type, or {@code null}. */
+    private Source column(Attribute<O, ?> attribute) {
+        for (Column c : table.layoutColumns()) {
+            if (c.name().equalsIgnoreCase(attribute.getAttributeName())
+                    && naturalType(attribute.getAttributeType(), c.sqlType())) {
+                return new Source(table.sqlName(), CollectionSchema.quote(c.name()), null,
+                        attribute.getAttributeType(), true);
+            }
+        }
+        return null;
     }
 
     /** Whether a column of DuckDB type {@code sqlType} holds {@code type}'s values as they are. */
@@ -136,7 +162,7 @@ public final class AggregateSql<O> {
     }
 
     private Source numeric(Attribute<O, ?> attribute, String aggregate) {
-        Source s = source(attribute);
+        Source s = source(attribute, true);
         if (!Number.class.isAssignableFrom(box(s.type()))) {
             throw new IllegalArgumentException(aggregate + "(" + attribute.getAttributeName() + ") needs a numeric "
                     + "attribute; '" + attribute.getAttributeName() + "' is of type " + s.type().getName());
