@@ -3,12 +3,15 @@ package io.quackjvm.api;
 import com.googlecode.cqengine.IndexedCollection;
 import com.googlecode.cqengine.attribute.SimpleAttribute;
 import com.googlecode.cqengine.persistence.Persistence;
+import io.quackjvm.api.internal.AggregateSql;
 import io.quackjvm.api.internal.Catalog;
 import io.quackjvm.api.internal.CollectionTable;
 import io.quackjvm.api.internal.Compactor;
 import io.quackjvm.api.internal.Database;
 import io.quackjvm.api.internal.DatabaseOptions;
 import io.quackjvm.api.internal.QuackCollection;
+import io.quackjvm.api.internal.SqlRunner;
+import io.quackjvm.api.internal.SqlViews;
 import io.quackjvm.api.spi.ConnectionPoolProvider;
 import io.quackjvm.api.spi.ObjectLayoutProvider;
 import io.quackjvm.api.spi.ResultReaderProvider;
@@ -51,8 +54,14 @@ public final class DuckDBDatabase implements AutoCloseable {
     /** The open collections by lower-cased name (DuckDB's identifiers ignore case). Guarded by {@code this}. */
     private final Map<String, DuckDBPersistence<?, ?>> collections = new LinkedHashMap<>();
 
+    /** How SQL sees the collections, and the runner of {@link #query}. */
+    private final SqlViews views;
+    private final SqlRunner runner;
+
     private DuckDBDatabase(Database database) {
         this.database = database;
+        this.views = new SqlViews(database);
+        this.runner = new SqlRunner(database, views, this::openTables);
     }
 
     /** A builder for the database-wide settings. */
@@ -67,6 +76,44 @@ public final class DuckDBDatabase implements AutoCloseable {
     public <O, A extends Comparable<A>> CollectionBuilder<O, A> collection(SimpleAttribute<O, A> primaryKey) {
         database.checkOpen();
         return new CollectionBuilder<>(DuckDBPersistence.Builder.in(this, primaryKey));
+    }
+
+    // ---------------------------------------------------------------- answers in DuckDB
+
+    /**
+     * A SQL query over the collections of this database, each seen as one relation named as the collection (see
+     * {@link #describe()} and docs/aggregates.md): for a columnar collection its fields, for a blob collection its
+     * primary key and every attribute with a {@code DuckDBIndex}, all with their natural values. The text must be
+     * exactly one read (a {@code SELECT}); {@code ?} placeholders take {@code params} in order, bound, never
+     * concatenated. Nothing runs until a method of the result is called, and each call runs the query again.
+     *
+     * @throws QuackException      before anything runs, when the text holds several statements or one that is not
+     *                             a read, or cannot be parsed (naming the problem and the SQL)
+     * @throws PersistenceClosedException when the database is closed
+     */
+    public QueryResult query(String sql, Object... params) {
+        database.checkOpen();
+        return new QueryResult(runner, sql, params == null ? new Object[]{null} : params.clone());
+    }
+
+    /**
+     * Typed aggregates of {@code collection}, a collection of this database, answered by DuckDB without
+     * materialising objects; see {@link Aggregates}.
+     *
+     * @throws IllegalArgumentException when the collection is not a DuckDB collection of this database
+     */
+    public <O> Aggregates<O> from(IndexedCollection<O> collection) {
+        DuckDBPersistence<O, ?> persistence = persistenceOf(collection, "The collection");
+        return new Aggregates<>(AggregateSql.of(persistence.table(), views));
+    }
+
+    /** The tables of the open collections, for the SQL views. */
+    private List<CollectionTable<?, ?>> openTables() {
+        List<CollectionTable<?, ?>> tables = new ArrayList<>();
+        for (DuckDBPersistence<?, ?> p : open(null)) {
+            tables.add(p.table());
+        }
+        return tables;
     }
 
     /**
@@ -130,15 +177,12 @@ public final class DuckDBDatabase implements AutoCloseable {
     }
 
     /**
-     * A readable catalog: each open collection's name, class, key, layout and row count, the columns of its table
-     * with their DuckDB types, its attribute indexes with their strategies, and the size of the database.
+     * A readable catalog: each open collection's name, class, key, layout and row count, the relation SQL sees it
+     * as ({@link #query}: its columns with their DuckDB types), the columns of its table, its attribute indexes
+     * with their strategies, and the size of the database.
      */
     public String describe() {
-        List<CollectionTable<?, ?>> tables = new ArrayList<>();
-        for (DuckDBPersistence<?, ?> p : open(null)) {
-            tables.add(p.table());
-        }
-        return Catalog.describe(database, tables);
+        return Catalog.describe(database, openTables(), views);
     }
 
     /** The names of the collections built so far and not closed, in the order they were built. */

@@ -20,12 +20,24 @@ public final class Catalog {
 
     /** Describes {@code tables}, all of {@code db}. */
     public static String describe(Database db, List<CollectionTable<?, ?>> tables) {
+        return describe(db, tables, null);
+    }
+
+    /** Describes {@code tables}, all of {@code db}, with the relation {@code views} show SQL for each. */
+    public static String describe(Database db, List<CollectionTable<?, ?>> tables, SqlViews views) {
         db.checkOpen();
         StringBuilder out = new StringBuilder(db.describe()).append(", ").append(tables.size())
                 .append(tables.size() == 1 ? " collection" : " collections").append('\n');
         try (PooledConnection c = db.borrow()) {
+            if (views != null) {
+                views.refresh(c, tables);
+            }
             for (CollectionTable<?, ?> table : tables) {
                 describe(c, table, out);
+                if (views != null) {
+                    out.append("  sql ").append(table.name()).append(": ").append(views.describe(c, table))
+                            .append('\n');
+                }
             }
         } catch (SQLException e) {
             throw Failures.wrap("Describing the " + db.describe(), null, e);

@@ -1,0 +1,175 @@
+package io.quackjvm.api.internal;
+
+import io.quackjvm.api.spi.Column;
+import io.quackjvm.api.spi.PooledConnection;
+
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.StringJoiner;
+
+/**
+ * How SQL sees the collections of one database: one view per collection, named as the collection, in a schema of
+ * DuckDB's in-memory catalog ({@code memory.quackjvm_sql}, never written to the file) that the query API puts
+ * first on a connection's search path for the time of one query, so that {@code FROM car} finds the view and not
+ * the physical table of the same name. A view holds the primary key decoded and named after the key attribute,
+ * every typed (non-BLOB) column of the object table under its own name (the fields of a columnar collection),
+ * and every attribute with a {@code DuckDBIndex} that is not already a column: a single-valued one as a column of
+ * its natural type, a multi-valued one as a LIST of its values in order. Values are decoded from their stored form
+ * by {@link SqlDecode}.
+ *
+ * <p>The views follow the collections: before each query the shape of every open collection (its columns and
+ * attached indexes) is compared with the one the views were built from, and they are rebuilt when it changed.
+ * Thread-safe.
+ */
+public final class SqlViews {
+
+    /** The schema of the views and macros, quoted and qualified with the in-memory catalog. */
+    public static final String SCHEMA = "\"memory\".\"quackjvm_sql\"";
+
+    private final Database db;
+    private String catalog;
+    private String signature;
+    private final Set<String> views = new HashSet<>();
+    private boolean macros;
+
+    public SqlViews(Database db) {
+        this.db = db;
+    }
+
+    /** Creates the schema and the decoding macros once. */
+    public synchronized void ensureMacros(PooledConnection c) throws SQLException {
+        if (macros) {
+            return;
+        }
+        try (Statement s = c.connection().createStatement()) {
+            s.execute("CREATE SCHEMA IF NOT EXISTS " + SCHEMA);
+            for (String m : SqlDecode.macros(SCHEMA)) {
+                s.execute(m);
+            }
+        }
+        macros = true;
+    }
+
+    /** The catalog the physical tables are in ({@code quackjvm} for a file, {@code memory} in memory). */
+    private synchronized String catalog(PooledConnection c) throws SQLException {
+        if (catalog == null) {
+            try (Statement s = c.connection().createStatement(); ResultSet rs = s.executeQuery(
+                    "SELECT current_database()")) {
+                rs.next();
+                catalog = rs.getString(1);
+            }
+        }
+        return catalog;
+    }
+
+    /** The search path a query runs with: the views first, then the collections' own schema. */
+    public String searchPath(PooledConnection c) throws SQLException {
+        return "memory.quackjvm_sql," + catalog(c) + ".main";
+    }
+
+    /** The search path pooled connections have when the query API does not hold them. */
+    public String defaultSearchPath(PooledConnection c) throws SQLException {
+        return db.isInMemory() ? "" : catalog(c) + ".main";
+    }
+
+    /** Brings the views up to date with {@code tables}, the open collections of the database. */
+    public synchronized void refresh(PooledConnection c, List<CollectionTable<?, ?>> tables) throws SQLException {
+        ensureMacros(c);
+        StringBuilder sig = new StringBuilder();
+        for (CollectionTable<?, ?> t : tables) {
+            sig.append(t.name()).append('|').append(t.sqlColumns()).append('|');
+            for (IndexTable<?, ?> index : t.indexTables()) {
+                sig.append(index.name()).append(',');
+            }
+            sig.append(';');
+        }
+        String now = sig.toString();
+        if (now.equals(signature)) {
+            return;
+        }
+        String cat = CollectionSchema.quote(catalog(c));
+        Set<String> wanted = new HashSet<>();
+        try (Statement s = c.connection().createStatement()) {
+            for (CollectionTable<?, ?> t : tables) {
+                wanted.add(t.name().toLowerCase(Locale.ROOT));
+                s.execute("CREATE OR REPLACE VIEW " + SCHEMA + "." + CollectionSchema.quote(t.name()) + " AS "
+                        + viewSql(t, cat + ".\"main\"."));
+            }
+            for (String old : views) {
+                if (!wanted.contains(old)) {
+                    s.execute("DROP VIEW IF EXISTS " + SCHEMA + "." + CollectionSchema.quote(old));
+                }
+            }
+        }
+        views.clear();
+        views.addAll(wanted);
+        signature = now;
+    }
+
+    /** The SELECT a collection's view runs; {@code prefix} qualifies physical table names. */
+    static String viewSql(CollectionTable<?, ?> t, String prefix) {
+        StringJoiner select = new StringJoiner(", ");
+        StringBuilder from = new StringBuilder(" FROM " + prefix + t.sqlName() + " o");
+        Set<String> names = new HashSet<>();
+        List<String> typed = new ArrayList<>();
+        for (Column col : t.layoutColumns()) {
+            if (!col.sqlType().equalsIgnoreCase("BLOB")) {
+                typed.add(col.name());
+                names.add(col.name().toLowerCase(Locale.ROOT));
+            }
+        }
+        String keyName = t.primaryKey().getAttributeName();
+        if (!names.contains(keyName.toLowerCase(Locale.ROOT))) {
+            select.add(SqlDecode.expression(t.keyType().valueType(), "o." + CollectionSchema.KEY, SCHEMA) + " AS "
+                    + CollectionSchema.quote(keyName));
+            names.add(keyName.toLowerCase(Locale.ROOT));
+        }
+        for (String col : typed) {
+            select.add("o." + CollectionSchema.quote(col));
+        }
+        int i = 0;
+        for (IndexTable<?, ?> index : t.indexTables()) {
+            String attr = index.attribute().getAttributeName();
+            if (!names.add(attr.toLowerCase(Locale.ROOT))) {
+                continue;
+            }
+            String alias = "i" + (i++);
+            String value = SqlDecode.expression(index.valueType(), alias + ".value", SCHEMA);
+            if (index.singleValued()) {
+                select.add(value + " AS " + CollectionSchema.quote(attr));
+                from.append(" LEFT JOIN ").append(prefix).append(index.sqlName()).append(' ').append(alias)
+                        .append(" ON ").append(alias).append("._key = o._key");
+            } else {
+                select.add("coalesce(" + alias + ".v, []) AS " + CollectionSchema.quote(attr));
+                from.append(" LEFT JOIN (SELECT ").append(alias).append("._key, list(").append(value)
+                        .append(" ORDER BY ").append(alias).append(".value) AS v FROM ").append(prefix)
+                        .append(index.sqlName()).append(' ').append(alias).append(" GROUP BY ").append(alias)
+                        .append("._key) ").append(alias).append(" ON ").append(alias).append("._key = o._key");
+            }
+        }
+        return "SELECT " + select + from;
+    }
+
+    /** The columns of each view as {@code name TYPE}, for {@code describe()}; refreshes first. */
+    public String describe(PooledConnection c, CollectionTable<?, ?> table) throws SQLException {
+        StringJoiner out = new StringJoiner(", ");
+        try (PreparedStatement p = c.connection().prepareStatement("SELECT column_name, data_type FROM "
+                + "duckdb_columns() WHERE database_name = 'memory' AND schema_name = 'quackjvm_sql' AND table_name = ? "
+                + "ORDER BY column_index")) {
+            p.setString(1, table.name());
+            try (ResultSet rs = p.executeQuery()) {
+                while (rs.next()) {
+                    out.add(rs.getString(1) + " " + rs.getString(2));
+                }
+            }
+        }
+        return out.toString();
+    }
+}
