@@ -13,7 +13,8 @@ import java.sql.Statement;
  * compression and data shape, and what does each compression cost in file size. Each case writes one table of
  * {@code rows} rows into a fresh file (a large INSERT already writes compressed row groups), checkpoints, and
  * counts the rows whose sign differs from the one the generating expression gives (kept in a temporary table); then reports the compression DuckDB used and the file size. Argument: rows
- * (default 1000000). Negative zero is written as {@code -0.0::DOUBLE} (the minus applied to a DOUBLE zero): the string cast and a DECIMAL literal both give +0.0.
+ * (default 1000000). The last variant, "companion", keeps the DOUBLE column as DuckDB stores it and adds a BOOLEAN
+ * column that is TRUE only for -0.0 (NULL otherwise), read back as the sign. Negative zero is written as {@code -0.0::DOUBLE} (the minus applied to a DOUBLE zero): the string cast and a DECIMAL literal both give +0.0.
  */
 public final class NegativeZeroProbe {
 
@@ -29,7 +30,7 @@ public final class NegativeZeroProbe {
                 {"prices (2 decimals), 1 in 7 is -0.0", "CASE WHEN i % 7 = 0 THEN -0.0::DOUBLE ELSE round(hash(i) % 100000 / 100.0, 2)::DOUBLE END"},
                 {"random doubles, 1 in 7 is -0.0", "CASE WHEN i % 7 = 0 THEN -0.0::DOUBLE ELSE ((hash(i) % 1000000007) / 7.0)::DOUBLE END"},
         };
-        String[] compressions = {"", "uncompressed", "rle", "alp", "alprd"};
+        String[] compressions = {"", "uncompressed", "rle", "alp", "alprd", "companion"};
         System.out.printf("| data | column compression | used after checkpoint | values whose sign changed | file MB |%n");
         System.out.printf("|---|---|---|---:|---:|%n");
         for (String[] shape : shapes) {
@@ -37,15 +38,25 @@ public final class NegativeZeroProbe {
                 Path dir = Files.createTempDirectory("negzero");
                 Path file = dir.resolve("t.duckdb");
                 try (Connection c = DriverManager.getConnection("jdbc:duckdb:" + file); Statement s = c.createStatement()) {
-                    String using = compression.isEmpty() ? "" : " USING COMPRESSION " + compression;
-                    s.execute("CREATE TABLE t(id INTEGER, d DOUBLE" + using + ")");
-                    s.execute("INSERT INTO t SELECT i, " + shape[1] + " FROM range(" + rows + ") r(i)");
+                    boolean companion = compression.equals("companion");
+                    String using = compression.isEmpty() || companion ? "" : " USING COMPRESSION " + compression;
+                    if (companion) {
+                        // the design that keeps the column a DOUBLE: a BOOLEAN beside it, TRUE only for -0.0
+                        s.execute("CREATE TABLE t(id INTEGER, d0 DOUBLE, neg BOOLEAN)");
+                        s.execute("INSERT INTO t SELECT i, v, CASE WHEN v = 0 AND signbit(v) THEN TRUE END FROM "
+                                + "(SELECT i, " + shape[1] + " AS v FROM range(" + rows + ") r(i))");
+                        s.execute("CREATE VIEW tv AS SELECT id, CASE WHEN neg THEN -0.0::DOUBLE ELSE d0 END AS d, d0 FROM t");
+                    } else {
+                        s.execute("CREATE TABLE t(id INTEGER, d DOUBLE" + using + ")");
+                        s.execute("INSERT INTO t SELECT i, " + shape[1] + " FROM range(" + rows + ") r(i)");
+                        s.execute("CREATE VIEW tv AS SELECT id, d, d AS d0 FROM t");
+                    }
                     s.execute("CREATE TEMP TABLE ref AS SELECT i AS id, signbit(" + shape[1] + ") AS sb FROM range(" + rows
                             + ") r(i)");
                     s.execute("FORCE CHECKPOINT");
-                    long changed = one(s, "SELECT count(*) FROM t JOIN ref USING (id) WHERE signbit(t.d) <> ref.sb");
+                    long changed = one(s, "SELECT count(*) FROM tv JOIN ref USING (id) WHERE signbit(tv.d) <> ref.sb");
                     String used = text(s, "SELECT string_agg(DISTINCT compression, ',' ORDER BY compression) "
-                            + "FROM pragma_storage_info('t') WHERE column_name = 'd' AND segment_type = 'DOUBLE'");
+                            + "FROM pragma_storage_info('t') WHERE column_name IN ('d', 'd0') AND segment_type = 'DOUBLE'");
                     s.execute("DROP TABLE ref");
                     c.close();
                     double mb = Files.size(file) / 1e6;
