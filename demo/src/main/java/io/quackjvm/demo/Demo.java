@@ -1,30 +1,43 @@
 package io.quackjvm.demo;
 
-import com.googlecode.cqengine.ConcurrentIndexedCollection;
 import com.googlecode.cqengine.IndexedCollection;
 import com.googlecode.cqengine.attribute.SimpleAttribute;
 import com.googlecode.cqengine.query.option.QueryOptions;
 import com.googlecode.cqengine.resultset.ResultSet;
-import io.quackjvm.api.DuckDBPersistence;
+import io.quackjvm.api.ColumnarLayout;
+import io.quackjvm.api.DuckDBBulkWriter;
+import io.quackjvm.api.DuckDBDatabase;
+import io.quackjvm.api.DuckDBIndex;
+import io.quackjvm.api.Joined;
 
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
+import java.util.TreeMap;
 import java.util.function.Supplier;
+import java.util.stream.Stream;
 
+import static com.googlecode.cqengine.query.QueryFactory.and;
 import static com.googlecode.cqengine.query.QueryFactory.between;
 import static com.googlecode.cqengine.query.QueryFactory.equal;
+import static com.googlecode.cqengine.query.QueryFactory.existsIn;
+import static com.googlecode.cqengine.query.QueryFactory.greaterThan;
+import static com.googlecode.cqengine.query.QueryFactory.greaterThanOrEqualTo;
 import static com.googlecode.cqengine.query.QueryFactory.in;
 
 /**
- * Loads a realistic collection of cars into the in-memory default, queries it, and prints what it did and how
- * long each step took. Run it with the README's demo command; the first argument is the number of cars.
+ * A tour of quackjvm on an in-memory database: two collections (cars and dealers) in one {@link DuckDBDatabase},
+ * a bulk load with progress, lookups, a query tree answered by one SQL statement, existsIn and a typed join across
+ * the two collections, aggregates computed in DuckDB, and plain SQL. It prints each step and how long it took.
+ * Run it with the README's demo command; the first argument is the number of cars.
  */
 public final class Demo {
 
     public enum Colour { RED, GREEN, BLUE, WHITE, BLACK, SILVER }
 
+    /** A car, stored with the default blob layout (Kryo) and found through its indexed attributes. */
     public record Car(int carId, String manufacturer, String model, Colour colour, int doors, double price,
                       List<String> features, int year) {
 
@@ -34,12 +47,58 @@ public final class Demo {
                 return car.carId;
             }
         };
+        public static final SimpleAttribute<Car, String> MANUFACTURER = new SimpleAttribute<>(Car.class, String.class, "manufacturer") {
+            @Override
+            public String getValue(Car car, QueryOptions queryOptions) {
+                return car.manufacturer;
+            }
+        };
+        public static final SimpleAttribute<Car, Double> PRICE = new SimpleAttribute<>(Car.class, Double.class, "price") {
+            @Override
+            public Double getValue(Car car, QueryOptions queryOptions) {
+                return car.price;
+            }
+        };
+        public static final SimpleAttribute<Car, Integer> YEAR = new SimpleAttribute<>(Car.class, Integer.class, "year") {
+            @Override
+            public Integer getValue(Car car, QueryOptions queryOptions) {
+                return car.year;
+            }
+        };
+    }
+
+    /** A dealer, stored with the columnar layout: one typed DuckDB column per component. */
+    public record Dealer(int dealerId, String name, String brand, String city) {
+
+        public static final SimpleAttribute<Dealer, Integer> DEALER_ID = new SimpleAttribute<>(Dealer.class, Integer.class, "dealerId") {
+            @Override
+            public Integer getValue(Dealer dealer, QueryOptions queryOptions) {
+                return dealer.dealerId;
+            }
+        };
+        public static final SimpleAttribute<Dealer, String> BRAND = new SimpleAttribute<>(Dealer.class, String.class, "brand") {
+            @Override
+            public String getValue(Dealer dealer, QueryOptions queryOptions) {
+                return dealer.brand;
+            }
+        };
+        public static final SimpleAttribute<Dealer, String> CITY = new SimpleAttribute<>(Dealer.class, String.class, "city") {
+            @Override
+            public String getValue(Dealer dealer, QueryOptions queryOptions) {
+                return dealer.city;
+            }
+        };
+    }
+
+    /** A row of a SQL answer, filled by column name. */
+    public record MakerStats(String manufacturer, long cars, double avgPrice) {
     }
 
     private static final String[][] MODELS = {
             {"Ford", "Focus", "Fiesta", "Mondeo"}, {"Honda", "Civic", "Accord", "Jazz"},
             {"Toyota", "Prius", "Corolla", "Yaris"}, {"BMW", "M3", "X5", "i3"}, {"Tesla", "Model S", "Model 3", "Model Y"}};
     private static final String[] FEATURES = {"sunroof", "radio", "navigation", "heated seats", "tow bar"};
+    private static final String[] CITIES = {"Leeds", "Cork", "Lyon", "Porto", "Turin", "Graz"};
 
     private Demo() {
     }
@@ -61,47 +120,108 @@ public final class Demo {
         return cars;
     }
 
+    static List<Dealer> dealers(int n, long seed) {
+        Random random = new Random(seed);
+        List<Dealer> dealers = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            // Tesla sells only in three of the cities, so some cars have no dealer in a given city.
+            String brand = MODELS[random.nextInt(MODELS.length)][0];
+            String city = CITIES[random.nextInt(brand.equals("Tesla") ? 3 : CITIES.length)];
+            dealers.add(new Dealer(i, brand + " " + city + " #" + i, brand, city));
+        }
+        return dealers;
+    }
+
     private static <T> T timed(String what, Supplier<T> step) {
         long start = System.nanoTime();
         T result = step.get();
         Object shown = result instanceof java.util.Collection<?> c && c.size() > 20 ? c.size() + " items" : result;
-        System.out.printf("%-58s %10.1f ms   -> %s%n", what, (System.nanoTime() - start) / 1e6, shown);
+        System.out.printf("%-62s %10.1f ms   -> %s%n", what, (System.nanoTime() - start) / 1e6, shown);
         return result;
     }
 
     public static void main(String[] args) {
         int n = args.length > 0 ? Integer.parseInt(args[0]) : 500_000;
-        System.out.printf("quackjvm demo: %,d cars in an in-memory DuckDB (the default), memoryLimit 256MB%n%n", n);
-        List<Car> cars = timed("generate cars on the heap (fixed seed)", () -> generate(n, 42));
-        try (DuckDBPersistence<Car, Integer> persistence = DuckDBPersistence.builder(Car.CAR_ID)
-                .memoryLimit("256MB").build()) {
-            IndexedCollection<Car> collection = new ConcurrentIndexedCollection<>(persistence);
-            timed("addAll: bulk load through DuckDB's Appender", () -> collection.addAll(cars));
-            timed("size(): a count in DuckDB", collection::size);
+        System.out.printf("quackjvm demo: %,d cars and 2,000 dealers in one in-memory DuckDB database, memoryLimit "
+                + "256MB%n%n", n);
+        List<Car> generated = timed("generate cars on the heap (fixed seed)", () -> generate(n, 42));
+        try (DuckDBDatabase db = DuckDBDatabase.builder().memoryLimit("256MB").build()) {
+            IndexedCollection<Car> cars = db.collection(Car.CAR_ID).name("car")
+                    .progressListener(p -> System.out.printf("    progress: %s%n", p))
+                    .build();
+            IndexedCollection<Dealer> dealers = db.collection(Dealer.DEALER_ID).name("dealer")
+                    .columnarLayout(ColumnarLayout.ofRecord(Dealer.class)).build();
+            cars.addIndex(DuckDBIndex.onAttribute(Car.MANUFACTURER));
+            cars.addIndex(DuckDBIndex.onAttribute(Car.PRICE));
+            cars.addIndex(DuckDBIndex.onAttribute(Car.YEAR));
+            dealers.addIndex(DuckDBIndex.onAttribute(Dealer.BRAND));
+
+            timed("bulk writer: stream every car in, one transaction", () -> {
+                try (DuckDBBulkWriter<Car> writer = db.bulkWriter(cars)) {
+                    writer.addAll(generated);
+                    writer.commit();
+                }
+                return "committed";
+            });
+            timed("addAll 2,000 dealers (columnar layout)", () -> dealers.addAll(dealers(2_000, 7)));
+            timed("optimize(): sort every index table of both collections", () -> {
+                db.optimize();
+                return "done";
+            });
+            timed("size(): a count in DuckDB", cars::size);
+
             Random random = new Random(7);
             timed("1,000 point lookups by primary key (one SQL each)", () -> {
                 int found = 0;
                 for (int i = 0; i < 1_000; i++) {
-                    try (ResultSet<Car> rs = collection.retrieve(equal(Car.CAR_ID, random.nextInt(n)))) {
+                    try (ResultSet<Car> rs = cars.retrieve(equal(Car.CAR_ID, random.nextInt(n)))) {
                         found += rs.size() == 1 ? 1 : 0;
                     }
                 }
                 return found + " found";
             });
             timed("in(carId, 10 keys)", () -> {
-                try (ResultSet<Car> rs = collection.retrieve(in(Car.CAR_ID, Arrays.asList(1, 2, 3, 5, 8, 13, 21, 34, 55, 89)))) {
+                try (ResultSet<Car> rs = cars.retrieve(in(Car.CAR_ID, Arrays.asList(1, 2, 3, 5, 8, 13, 21, 34, 55, 89)))) {
                     return rs.stream().map(Car::model).toList();
                 }
             });
-            timed("between(carId, 1000, 1999): a key range", () -> {
-                try (ResultSet<Car> rs = collection.retrieve(between(Car.CAR_ID, 1000, 1999))) {
+            timed("and(Ford, price 20k-21k, year >= 2020): one SQL statement", () -> {
+                try (ResultSet<Car> rs = cars.retrieve(and(equal(Car.MANUFACTURER, "Ford"),
+                        between(Car.PRICE, 20_000.0, 21_000.0), greaterThanOrEqualTo(Car.YEAR, 2020)))) {
                     return rs.size() + " cars";
                 }
             });
+            timed("existsIn: cars whose maker has a dealer in Graz (semi-join)", () -> {
+                try (ResultSet<Car> rs = cars.retrieve(existsIn(dealers, Car.MANUFACTURER, Dealer.BRAND,
+                        equal(Dealer.CITY, "Graz")))) {
+                    return rs.size() + " cars";
+                }
+            });
+            timed("join cars over 64,000 to their makers' dealers: count()", () ->
+                    db.join(cars, dealers).on(Car.MANUFACTURER, Dealer.BRAND)
+                            .whereLeft(greaterThan(Car.PRICE, 64_000.0)).count() + " pairs");
+            timed("the same join: stream() the first three pairs", () -> {
+                try (Stream<Joined<Car, Dealer>> pairs = db.join(cars, dealers).on(Car.MANUFACTURER, Dealer.BRAND)
+                        .whereLeft(greaterThan(Car.PRICE, 64_000.0)).stream()) {
+                    return pairs.limit(3).map(j -> "car " + j.left().carId() + " at " + j.right().name()).toList();
+                }
+            });
+            timed("typed aggregate: sum(price) where price 20k-32k", () -> String.format("%,.0f",
+                    db.from(cars).where(between(Car.PRICE, 20_000.0, 32_000.0)).sum(Car.PRICE)));
+            timed("typed aggregate: groupBy(manufacturer).avg(price)", () -> {
+                Map<String, Double> avg = new TreeMap<>(db.from(cars).groupBy(Car.MANUFACTURER).avg(Car.PRICE));
+                avg.replaceAll((maker, price) -> Math.round(price * 100) / 100.0);
+                return avg;
+            });
+            timed("typed aggregate: median(price)", () -> db.from(cars).median(Car.PRICE).orElseThrow());
+            timed("SQL: SELECT manufacturer, count(*), avg(price) ... GROUP BY", () ->
+                    db.query("SELECT manufacturer, count(*) AS cars, round(avg(price), 2) AS avgPrice FROM car "
+                            + "WHERE year >= ? GROUP BY manufacturer ORDER BY cars DESC LIMIT 2", 2020)
+                            .records(MakerStats.class));
             timed("iterate every car and average the price in Java", () -> {
                 double sum = 0;
                 int count = 0;
-                for (Car car : collection) {
+                for (Car car : cars) {
                     sum += car.price();
                     count++;
                 }
@@ -109,11 +229,11 @@ public final class Demo {
             });
             Car changed = new Car(7, "Ford", "Focus", Colour.RED, 5, 1.0, List.of(), 2026);
             timed("update(): replace car 7 in one transaction", () ->
-                    collection.update(List.of(collection.retrieve(equal(Car.CAR_ID, 7)).uniqueResult()), List.of(changed)));
-            timed("contains(the replacement)", () -> collection.contains(changed));
-            timed("remove(car 8)", () -> collection.remove(cars.get(8)));
-            timed("size() after the changes", collection::size);
-            timed("memory held by DuckDB (getBytesUsed)", persistence::getBytesUsed);
+                    cars.update(List.of(generated.get(7)), List.of(changed)));
+            timed("contains(the replacement)", () -> cars.contains(changed));
+            timed("remove(car 8)", () -> cars.remove(generated.get(8)));
+            timed("memory held by DuckDB (getBytesUsed)", db::getBytesUsed);
+            System.out.printf("%ndescribe():%n%s", db.describe());
             Runtime rt = Runtime.getRuntime();
             System.gc();
             System.out.printf("%nJava heap in use after GC: %,d MB (the %,d cars also still sit in the demo's own list)%n",
