@@ -194,17 +194,8 @@ final class CollectionWrites<O, A> {
     boolean appendChunk(PooledConnection c, Map<A, O> byKey, boolean promisedNew, ProgressReporter.Tracker tracker)
             throws SQLException {
         indexes.markUnattachedStale(c);
-        if (!promisedNew && mayHoldAny(c, byKey.keySet())) {
-            // Keys already stored: equal objects are left alone, the others are replaced (deleted, then appended).
-            List<A> replaced = new ArrayList<>();
-            batches.forStoredObjects(c, byKey.keySet(), (key, stored) -> {
-                if (stored.equals(byKey.get(key))) {
-                    byKey.remove(key);
-                } else {
-                    replaced.add(key);
-                }
-            });
-            deleteKeys(c, replaced);
+        if (!promisedNew) {
+            replaceStored(c, byKey);
         }
         if (byKey.isEmpty()) {
             return false;
@@ -220,6 +211,25 @@ final class CollectionWrites<O, A> {
         return true;
     }
 
+    /**
+     * Keys of {@code byKey} that may be stored already: an equal stored object is left alone (its key leaves
+     * {@code byKey}), a different one is deleted so that the caller appends its replacement.
+     */
+    private void replaceStored(PooledConnection c, Map<A, O> byKey) throws SQLException {
+        if (!mayHoldAny(c, byKey.keySet())) {
+            return;
+        }
+        List<A> replaced = new ArrayList<>();
+        batches.forStoredObjects(c, byKey.keySet(), (key, stored) -> {
+            if (stored.equals(byKey.get(key))) {
+                byKey.remove(key);
+            } else {
+                replaced.add(key);
+            }
+        });
+        deleteKeys(c, replaced);
+    }
+
     /** Encodes a chunk of a bulk load for {@link #appendEncoded}: rows and index values, ready to append. */
     EncodedChunk<A, O> encode(Map<A, O> byKey) throws SQLException {
         return new EncodedChunk<>(schema, indexes.all(), byKey);
@@ -232,16 +242,8 @@ final class CollectionWrites<O, A> {
     void appendEncoded(PooledConnection c, EncodedChunk<A, O> chunk, boolean promisedNew) throws SQLException {
         indexes.markUnattachedStale(c);
         Map<A, O> byKey = chunk.byKey;
-        if (!promisedNew && mayHoldAny(c, byKey.keySet())) {
-            List<A> replaced = new ArrayList<>();
-            batches.forStoredObjects(c, byKey.keySet(), (key, stored) -> {
-                if (stored.equals(byKey.get(key))) {
-                    byKey.remove(key);
-                } else {
-                    replaced.add(key);
-                }
-            });
-            deleteKeys(c, replaced);
+        if (!promisedNew) {
+            replaceStored(c, byKey);
         }
         if (byKey.isEmpty()) {
             return;
