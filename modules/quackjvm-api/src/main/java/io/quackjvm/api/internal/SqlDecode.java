@@ -32,6 +32,25 @@ final class SqlDecode {
     private static final String MASK63 = "9223372036854775807";
 
     /**
+     * The SQL value (a DOUBLE) of an IEEE 754 number of {@code width} bits with {@code mantissaBits} mantissa bits
+     * whose sign-folded bit pattern is the integer {@code b}: NaN and the infinities apart, (mantissa with its hidden
+     * bit) * 2^exponent, computed exactly, {@code -0.0} kept.
+     */
+    private static String ieee(int width, int mantissaBits) {
+        String bits = "xor(b, (b >> " + (width - 1) + ") & " + (width == 64 ? MASK63 : "2147483647") + ")";
+        int exponentMax = (1 << (width - 1 - mantissaBits)) - 1;
+        long hidden = 1L << mantissaBits;
+        int shift = (exponentMax >> 1) + mantissaBits; // the bias plus the mantissa's width
+        String exponent = "((" + bits + " >> " + mantissaBits + ") & " + exponentMax + ")";
+        String mantissa = "(" + bits + " & " + (hidden - 1) + ")";
+        return "(CASE WHEN " + exponent + " = " + exponentMax + " THEN "
+                + "(CASE WHEN " + mantissa + " <> 0 THEN 'nan'::DOUBLE WHEN b < 0 THEN '-inf'::DOUBLE "
+                + "ELSE 'inf'::DOUBLE END) ELSE (CASE WHEN b < 0 THEN -1.0::DOUBLE ELSE 1.0::DOUBLE END) * (CASE WHEN "
+                + exponent + " = 0 THEN " + mantissa + "::DOUBLE * pow(2.0::DOUBLE, -" + (shift - 1) + ") ELSE ("
+                + mantissa + " + " + hidden + ")::DOUBLE * pow(2.0::DOUBLE, " + exponent + " - " + shift + ") END) END)";
+    }
+
+    /**
      * The macros, created in {@code schema} (a quoted, catalog-qualified schema name). {@code qj_double(b)}: the
      * DOUBLE whose sign-folded bit pattern is {@code b}, computed exactly as (mantissa * 2^exponent), NaN and the
      * infinities apart, {@code -0.0} kept. {@code qj_string(s)}: the string whose stored form is {@code s}: a
@@ -39,22 +58,8 @@ final class SqlDecode {
      * otherwise every code point is turned back into its UTF-16 code unit and surrogate pairs are joined.
      */
     static List<String> macros(String schema) {
-        String bits = "xor(b, (b >> 63) & " + MASK63 + ")";
-        String exponent = "((" + bits + " >> 52) & 2047)";
-        String mantissa = "(" + bits + " & 4503599627370495)";
-        String dbl = "CREATE OR REPLACE MACRO " + schema + ".qj_double(b) AS (CASE WHEN " + exponent + " = 2047 THEN "
-                + "(CASE WHEN " + mantissa + " <> 0 THEN 'nan'::DOUBLE WHEN b < 0 THEN '-inf'::DOUBLE "
-                + "ELSE 'inf'::DOUBLE END) ELSE (CASE WHEN b < 0 THEN -1.0::DOUBLE ELSE 1.0::DOUBLE END) * (CASE WHEN "
-                + exponent + " = 0 THEN " + mantissa + "::DOUBLE * pow(2.0::DOUBLE, -1074) ELSE (" + mantissa
-                + " + 4503599627370496)::DOUBLE * pow(2.0::DOUBLE, " + exponent + " - 1075) END) END)";
-        String fbits = "xor(b, (b >> 31) & 2147483647)";
-        String fexp = "((" + fbits + " >> 23) & 255)";
-        String fman = "(" + fbits + " & 8388607)";
-        String flt = "CREATE OR REPLACE MACRO " + schema + ".qj_float(b) AS CAST((CASE WHEN " + fexp + " = 255 THEN "
-                + "(CASE WHEN " + fman + " <> 0 THEN 'nan'::DOUBLE WHEN b < 0 THEN '-inf'::DOUBLE "
-                + "ELSE 'inf'::DOUBLE END) ELSE (CASE WHEN b < 0 THEN -1.0::DOUBLE ELSE 1.0::DOUBLE END) * (CASE WHEN "
-                + fexp + " = 0 THEN " + fman + "::DOUBLE * pow(2.0::DOUBLE, -149) ELSE (" + fman
-                + " + 8388608)::DOUBLE * pow(2.0::DOUBLE, " + fexp + " - 150) END) END) AS FLOAT)";
+        String dbl = "CREATE OR REPLACE MACRO " + schema + ".qj_double(b) AS " + ieee(64, 52);
+        String flt = "CREATE OR REPLACE MACRO " + schema + ".qj_float(b) AS CAST(" + ieee(32, 23) + " AS FLOAT)";
         // Code points back to UTF-16 code units: U+E000..U+E7FF were surrogates, U+10000..U+11FFF were U+E000..U+FFFF.
         String units = "CREATE OR REPLACE MACRO " + schema + ".qj_units(s) AS list_transform(string_split(s, ''), "
                 + "c -> CASE WHEN unicode(c) < 55296 THEN unicode(c) WHEN unicode(c) < 65536 THEN unicode(c) - 2048 "
