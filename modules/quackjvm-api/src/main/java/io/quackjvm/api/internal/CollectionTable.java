@@ -36,11 +36,6 @@ public final class CollectionTable<O, A> {
     private final int stagingChunkRows;
     private final ObjectCache<A, O> cache;
 
-    public CollectionTable(Database db, String name, SimpleAttribute<O, A> primaryKey, ObjectTable<O> layout,
-                           String layoutName, int appenderThreshold, int stagingChunkRows) {
-        this(db, name, primaryKey, layout, layoutName, appenderThreshold, stagingChunkRows, 0);
-    }
-
     /** {@code objectCacheSize}: the bound of the object cache ({@link ObjectCache}), 0 for none. */
     public CollectionTable(Database db, String name, SimpleAttribute<O, A> primaryKey, ObjectTable<O> layout,
                            String layoutName, int appenderThreshold, int stagingChunkRows, int objectCacheSize) {
