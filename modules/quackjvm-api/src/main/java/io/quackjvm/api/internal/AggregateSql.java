@@ -36,15 +36,17 @@ public final class AggregateSql<O> {
 
     private final CollectionTable<O, ?> table;
     private final SqlViews views;
-    /** The SELECTs of the keys of the objects each {@code where} matches. */
-    private final List<String> whereSql;
-    private final List<Object> whereParams;
+    /** The {@code where} queries, each complete in SQL. */
+    private final List<Query<O>> wheres;
+    /** The translation of each of {@link #wheres}: the SELECT of the keys of the objects it matches. */
+    private final List<QuerySql.Translation<O>> whereKeys;
 
-    private AggregateSql(CollectionTable<O, ?> table, SqlViews views, List<String> whereSql, List<Object> whereParams) {
+    private AggregateSql(CollectionTable<O, ?> table, SqlViews views, List<Query<O>> wheres,
+                         List<QuerySql.Translation<O>> whereKeys) {
         this.table = table;
         this.views = views;
-        this.whereSql = whereSql;
-        this.whereParams = whereParams;
+        this.wheres = wheres;
+        this.whereKeys = whereKeys;
     }
 
     public static <O> AggregateSql<O> of(CollectionTable<O, ?> table, SqlViews views) {
@@ -63,11 +65,15 @@ public final class AggregateSql<O> {
             throw new QuackException("where(" + query + ") on collection '" + table.name() + "' cannot be answered "
                     + "in SQL: " + t.untranslatable());
         }
-        List<Object> params = new ArrayList<>(whereParams);
-        params.addAll(t.params());
-        List<String> sql = new ArrayList<>(whereSql);
-        sql.add(t.keysSql());
-        return new AggregateSql<>(table, views, List.copyOf(sql), List.copyOf(params));
+        List<Query<O>> queries = new ArrayList<>(wheres);
+        queries.add(query);
+        List<QuerySql.Translation<O>> keys = new ArrayList<>(whereKeys);
+        keys.add(t);
+        return new AggregateSql<>(table, views, List.copyOf(queries), List.copyOf(keys));
+    }
+
+    /** A statement and the values of its placeholders. */
+    private record Statement(String sql, List<Object> params) {
     }
 
     /** Where an attribute's values are, and in which form. */
@@ -174,27 +180,35 @@ public final class AggregateSql<O> {
         return c.isPrimitive() ? (c == double.class ? Double.class : c == float.class ? Float.class : Number.class) : c;
     }
 
-    /** {@code FROM ... WHERE ...} over the given sources, the first one's alias {@code a}, the second {@code b}. */
-    private String from(Source a, Source b) {
-        StringBuilder sql = new StringBuilder(" FROM ").append(a.relation()).append(" a");
-        List<String> conditions = new ArrayList<>();
+    /**
+     * {@code SELECT <select> FROM ... WHERE ...<tail>} over the given sources, the first one's alias {@code a},
+     * the second {@code b}. A {@code where} is a condition on the rows of {@code a} when it can be put on that
+     * relation alone ({@link RowConditions}), else {@code a._key IN (<keys of its matches>)}. NULL values are not
+     * filtered here: every aggregate skips them, and grouped rows with a NULL key or answer are dropped in Java.
+     */
+    private Statement statement(String select, Source a, Source b, String tail) {
+        StringBuilder sql = new StringBuilder("SELECT ").append(select).append(" FROM ").append(a.relation())
+                .append(" a");
         boolean join = b != null && !b.relation().equals(a.relation());
         if (join) {
             sql.append(" JOIN ").append(b.relation()).append(" b ON b._key = a._key");
         }
-        if (a.natural()) {
-            conditions.add(a.value("a") + " IS NOT NULL");
-        }
-        if (b != null && b.natural()) {
-            conditions.add(b.value(join ? "b" : "a") + " IS NOT NULL");
-        }
-        for (String keys : whereSql) {
-            conditions.add("a._key IN (" + keys + ")");
+        List<String> conditions = new ArrayList<>();
+        List<Object> params = new ArrayList<>();
+        for (int i = 0; i < wheres.size(); i++) {
+            SqlPredicate row = join ? null : RowConditions.of(table, a.relation(), wheres.get(i));
+            if (row != null) {
+                conditions.add(row.sql());
+                params.addAll(row.params());
+            } else {
+                conditions.add("a._key IN (" + whereKeys.get(i).keysSql() + ")");
+                params.addAll(whereKeys.get(i).params());
+            }
         }
         if (!conditions.isEmpty()) {
             sql.append(" WHERE ").append(String.join(" AND ", conditions));
         }
-        return sql.toString();
+        return new Statement(sql.append(tail).toString(), params);
     }
 
     /** The alias of the second source in {@link #from}. */
@@ -206,31 +220,31 @@ public final class AggregateSql<O> {
 
     public long count() {
         Source objects = new Source(table.sqlName(), CollectionSchema.KEY, null, Object.class, false);
-        return run("SELECT count(*)" + from(objects, null), (row) -> row.getLong(0)).get(0);
+        return run(statement("count(*)", objects, null, ""), (row) -> row.getLong(0)).get(0);
     }
 
     public double sum(Attribute<O, ?> attribute) {
         Source s = numeric(attribute, "sum");
-        List<Double> v = run("SELECT CAST(sum(" + s.number("a") + ") AS DOUBLE)" + from(s, null),
+        List<Double> v = run(statement("CAST(sum(" + s.number("a") + ") AS DOUBLE)", s, null, ""),
                 row -> row.isNull(0) ? 0.0 : row.getDouble(0));
         return v.get(0);
     }
 
     public OptionalDouble avg(Attribute<O, ?> attribute) {
         Source s = numeric(attribute, "avg");
-        List<Double> v = run("SELECT avg(" + s.number("a") + ")" + from(s, null),
+        List<Double> v = run(statement("avg(" + s.number("a") + ")", s, null, ""),
                 row -> row.isNull(0) ? null : row.getDouble(0));
         return v.get(0) == null ? OptionalDouble.empty() : OptionalDouble.of(v.get(0));
     }
 
     public <A> Optional<A> extreme(Attribute<O, A> attribute, String function) {
         Source s = source(attribute);
-        return single("SELECT " + function + "(" + s.value("a") + ")" + from(s, null), s, attribute);
+        return single(statement(function + "(" + s.value("a") + ")", s, null, ""), s, attribute);
     }
 
     public long countDistinct(Attribute<O, ?> attribute) {
         Source s = source(attribute);
-        return run("SELECT count(DISTINCT " + s.value("a") + ")" + from(s, null), row -> row.getLong(0)).get(0);
+        return run(statement("count(DISTINCT " + s.value("a") + ")", s, null, ""), row -> row.getLong(0)).get(0);
     }
 
     public <A> Optional<A> quantile(Attribute<O, A> attribute, double q) {
@@ -239,11 +253,11 @@ public final class AggregateSql<O> {
                     + "between 0 and 1");
         }
         Source s = source(attribute);
-        return single("SELECT quantile_disc(" + s.value("a") + ", " + q + ")" + from(s, null), s, attribute);
+        return single(statement("quantile_disc(" + s.value("a") + ", " + q + ")", s, null, ""), s, attribute);
     }
 
     @SuppressWarnings("unchecked")
-    private <A> Optional<A> single(String sql, Source s, Attribute<O, A> attribute) {
+    private <A> Optional<A> single(Statement sql, Source s, Attribute<O, A> attribute) {
         List<Object> v = run(sql, row -> s.read(row, 0, attribute.getAttributeName()));
         return Optional.ofNullable((A) v.get(0));
     }
@@ -276,11 +290,21 @@ public final class AggregateSql<O> {
     @SuppressWarnings("unchecked")
     private <G, V> Map<G, V> grouped(Source g, Attribute<O, G> group, String expression, Source other,
                                      Cell<V> cell) {
-        String sql = "SELECT " + g.value("a") + ", " + expression + from(g, other) + " GROUP BY 1 ORDER BY 1";
+        Statement sql = statement(g.value("a") + ", " + expression, g, other, " GROUP BY 1 ORDER BY 1");
         Map<G, V> out = new LinkedHashMap<>();
-        List<Object[]> rows = run(sql, row -> new Object[]{g.read(row, 0, group.getAttributeName()),
-                cell.read(row, 1)});
+        List<Object[]> rows = run(sql, row -> row.isNull(0) || row.isNull(1) ? null
+                : new Object[]{g.read(row, 0, group.getAttributeName()), cell.read(row, 1)});
+        List<Object[]> groups = new ArrayList<>();
         for (Object[] r : rows) {
+            if (r != null) {
+                groups.add(r);
+            }
+        }
+        if (g.natural() && g.type() == String.class) {
+            // A VARCHAR column sorts by UTF-8 bytes; the map iterates in Java's order.
+            groups.sort((x, y) -> ((String) x[0]).compareTo((String) y[0]));
+        }
+        for (Object[] r : groups) {
             out.put((G) r[0], (V) r[1]);
         }
         return out;
@@ -293,15 +317,17 @@ public final class AggregateSql<O> {
         T read(RowSource row) throws SQLException;
     }
 
-    private <T> List<T> run(String sql, RowReader<T> reader) {
+    private <T> List<T> run(Statement statement, RowReader<T> reader) {
+        String sql = statement.sql();
+        List<Object> params = statement.params();
         table.checkOpen();
         Database db = table.database();
         try (PooledConnection c = db.borrow()) {
             views.ensureMacros(c);
             PreparedStatement ps = c.prepare(sql);
             try {
-                for (int i = 0; i < whereParams.size(); i++) {
-                    ps.setObject(i + 1, whereParams.get(i));
+                for (int i = 0; i < params.size(); i++) {
+                    ps.setObject(i + 1, params.get(i));
                 }
                 List<T> out = new ArrayList<>();
                 try (ResultSet rs = ps.executeQuery(); RowCursor rows = db.reader(false).open(rs)) {

@@ -64,6 +64,15 @@ record Visible(String from, String value, ValueType<?> valueType, String encodin
             return new Visible(table.sqlName(), CollectionSchema.KEY, keyType, keyType.signature(), true, true,
                     "the primary key '" + attribute.getAttributeName() + "'");
         }
+        return column(table, attribute);
+    }
+
+    /**
+     * How {@code attribute} is visible as a typed column of {@code table}'s object table (a columnar field of its
+     * name and of a type whose DuckDB column is Java's value as it is), whether or not it also has an index;
+     * {@code null} when it is not such a column.
+     */
+    static <O> Visible column(CollectionTable<O, ?> table, Attribute<O, ?> attribute) {
         if (!"columnar".equals(table.layoutName())) {
             return null;
         }
@@ -94,6 +103,19 @@ record Visible(String from, String value, ValueType<?> valueType, String encodin
         // Index tables hold no row for a missing value; a column holds NULL, which no condition but IS NULL meets.
         String where = all ? (isIndex() ? "" : " WHERE " + value + " IS NOT NULL") : " WHERE " + p.sql();
         return new SqlPredicate("SELECT " + CollectionSchema.KEY + " FROM " + from + where, p.params());
+    }
+
+    /**
+     * The condition {@code query} puts on one row of {@link #from()} (unqualified column names), or {@code null}
+     * when it cannot be said. On a column {@code has} is {@code IS NOT NULL}; a NULL value meets no other
+     * condition, so callers that negate it must make NULL false first.
+     */
+    SqlPredicate condition(Query<?> query) {
+        SqlPredicate p = valueType != null ? IndexPredicates.translate(query, valueType, value) : rawString(query);
+        if (p != null && "TRUE".equals(p.sql()) && !isIndex()) {
+            return new SqlPredicate(value + " IS NOT NULL", List.of());
+        }
+        return p;
     }
 
     private boolean isIndex() {
