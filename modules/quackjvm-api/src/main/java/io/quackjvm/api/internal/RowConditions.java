@@ -33,10 +33,11 @@ import java.util.Locale;
  *   <li>the index table of a single-valued attribute, when every leaf is on that attribute (an object without a
  *   value has no row there, which is right for an aggregate of that attribute, to which it adds nothing).</li>
  * </ul>
- * {@code and}, {@code or} and {@code not} become SQL's; each leaf is made two-valued ({@code coalesce(..., FALSE)})
- * so that {@code not} of a condition on a NULL column keeps CQEngine's meaning (the object does not match the
- * inner query, so it matches the negation). Anything else returns {@code null} and the caller falls back to the
- * key set. Stateless.
+ * {@code and}, {@code or} and {@code not} become SQL's; each leaf under a {@code not} is made two-valued
+ * ({@code coalesce(..., FALSE)}) so that {@code not} of a condition on a NULL column keeps CQEngine's meaning
+ * (the object does not match the inner query, so it matches the negation); elsewhere a NULL already excludes the
+ * row, and a bare comparison lets DuckDB push it into the table scan. Anything else returns {@code null} and the
+ * caller falls back to the key set. Stateless.
  */
 final class RowConditions {
 
@@ -59,18 +60,20 @@ final class RowConditions {
                 return null;
             }
         }
-        return translate(table, index, query);
+        return translate(table, index, query, false);
     }
 
-    private static <O> SqlPredicate translate(CollectionTable<O, ?> table, IndexTable<O, ?> index, Query<O> query) {
+    /** {@code negated}: under an odd number of {@code not}s, where a NULL leaf must read as false. */
+    private static <O> SqlPredicate translate(CollectionTable<O, ?> table, IndexTable<O, ?> index, Query<O> query,
+                                              boolean negated) {
         if (query instanceof And<O> and) {
-            return combine(table, index, and.getChildQueries(), " AND ");
+            return combine(table, index, and.getChildQueries(), " AND ", negated);
         }
         if (query instanceof Or<O> or) {
-            return combine(table, index, or.getChildQueries(), " OR ");
+            return combine(table, index, or.getChildQueries(), " OR ", negated);
         }
         if (query instanceof Not<O> not) {
-            SqlPredicate inner = translate(table, index, not.getNegatedQuery());
+            SqlPredicate inner = translate(table, index, not.getNegatedQuery(), !negated);
             return inner == null ? null : new SqlPredicate("NOT (" + inner.sql() + ")", inner.params());
         }
         if (query instanceof All) {
@@ -83,15 +86,20 @@ final class RowConditions {
             return null;
         }
         SqlPredicate leaf = index != null ? indexLeaf(index, simple) : objectLeaf(table, simple);
-        return leaf == null ? null : new SqlPredicate("coalesce(" + leaf.sql() + ", FALSE)", leaf.params());
+        if (leaf == null || !negated) {
+            // Outside a NOT a NULL leaf already excludes the row, and a bare comparison is pushed into the scan.
+            return leaf;
+        }
+        return new SqlPredicate("coalesce(" + leaf.sql() + ", FALSE)", leaf.params());
     }
 
     private static <O> SqlPredicate combine(CollectionTable<O, ?> table, IndexTable<O, ?> index,
-                                            java.util.Collection<Query<O>> children, String operator) {
+                                            java.util.Collection<Query<O>> children, String operator,
+                                            boolean negated) {
         StringBuilder sql = new StringBuilder("(");
         List<Object> params = new ArrayList<>();
         for (Query<O> child : children) {
-            SqlPredicate p = translate(table, index, child);
+            SqlPredicate p = translate(table, index, child, negated);
             if (p == null) {
                 return null;
             }
