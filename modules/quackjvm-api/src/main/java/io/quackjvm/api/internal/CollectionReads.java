@@ -138,4 +138,42 @@ final class CollectionReads<O, A> {
         };
         return statements.cursor(options, sql, params, false, keys);
     }
+
+    /**
+     * The objects whose keys {@code keysSql} selects when there are at most {@code limit} of them, else
+     * {@code null}. Two statements in one snapshot: the keys (stopping after {@code limit + 1} rows), then the
+     * objects by an {@code IN} list of those keys, which DuckDB answers through the primary key's ART, where
+     * {@code _key IN (<keys>)} as one statement scans every stored key to probe the matches.
+     */
+    List<O> fewObjects(QueryOptions options, String keysSql, List<?> params, int limit) {
+        return statements.readInOneSnapshot(options, "Querying", c -> {
+            // No DISTINCT, which would compute every key before the first: a key set with more than limit rows
+            // stops streaming at limit + 1 and the caller falls back, even if some rows repeat a key.
+            java.util.Set<A> keys = new java.util.LinkedHashSet<>();
+            int rowCount = 0;
+            PreparedStatement ps = c.prepare("SELECT " + CollectionSchema.KEY + " FROM (" + keysSql + ") LIMIT "
+                    + (limit + 1));
+            try {
+                for (int i = 0; i < params.size(); i++) {
+                    ps.setObject(i + 1, params.get(i));
+                }
+                try (ResultSet rs = ps.executeQuery(); RowCursor rows = schema.db.reader(false).open(rs)) {
+                    while (rows.next()) {
+                        keys.add(schema.keyType.read(rows.row(), 0));
+                        rowCount++;
+                    }
+                }
+            } finally {
+                c.recycle(ps);
+            }
+            if (rowCount > limit) {
+                return null;
+            }
+            List<O> objects = new java.util.ArrayList<>(keys.size());
+            if (!keys.isEmpty()) {
+                new KeyBatches<>(schema, limit).forStoredObjects(c, keys, (key, stored) -> objects.add(stored));
+            }
+            return objects;
+        });
+    }
 }

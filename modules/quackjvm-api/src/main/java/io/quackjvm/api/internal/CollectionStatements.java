@@ -214,6 +214,32 @@ final class CollectionStatements {
     }
 
     /**
+     * Runs {@code work}, which issues several reads that must see one snapshot: inside a write transaction on its
+     * connection, otherwise on a connection of its own between BEGIN and COMMIT.
+     */
+    <T> T readInOneSnapshot(QueryOptions options, String action, Work<T> work) {
+        owner.checkOpen();
+        RequestScope scope = scopes.current(options);
+        if (scope != null && scope.activeWrite() != null) {
+            return read(options, action, work);
+        }
+        return read(options, action, c -> {
+            RequestScope.run(c, "BEGIN TRANSACTION");
+            boolean committed = false;
+            try {
+                T result = work.run(c);
+                RequestScope.run(c, "COMMIT");
+                committed = true;
+                return result;
+            } finally {
+                if (!committed) {
+                    RequestScope.rollbackQuietly(c);
+                }
+            }
+        });
+    }
+
+    /**
      * Opens a cursor over the rows of {@code sql}, each read with {@code reader}. Outside a write transaction it
      * streams on a connection of its own; inside one the rows are read at once, because a later statement on
      * the same connection would cut a streaming result short.

@@ -229,6 +229,11 @@ public final class CollectionTable<O, A> {
         return schema.layout.read(row);
     }
 
+    /** The objects whose keys {@code keysSql} selects, or {@code null} when more than {@code limit}. */
+    List<O> fewObjects(QueryOptions options, String keysSql, List<?> params, int limit) {
+        return reads.fewObjects(options, keysSql, params, limit);
+    }
+
     /** A streaming cursor over the keys {@code sql} selects. */
     CloseableIterator<A> keys(QueryOptions options, String sql, List<?> params) {
         return reads.keys(options, sql, params);

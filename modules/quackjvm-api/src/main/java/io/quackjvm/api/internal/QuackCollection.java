@@ -83,7 +83,7 @@ public class QuackCollection<O> extends ConcurrentIndexedCollection<O> {
         OrderByOption<O> orderBy = options.get(OrderByOption.class);
         if (orderBy == null || orderBy.getAttributeOrders().isEmpty()) {
             return new TranslatedResultSet.Plan<>(translation,
-                    "SELECT " + table.sqlColumns("o") + " FROM " + table.sqlName() + " o" + where, null);
+                    "SELECT " + table.sqlColumns("o") + " FROM " + table.sqlName() + " o" + where, null, true);
         }
         StringBuilder joins = new StringBuilder();
         StringJoiner order = new StringJoiner(", ", " ORDER BY ", "");
@@ -94,7 +94,7 @@ public class QuackCollection<O> extends ConcurrentIndexedCollection<O> {
             if (v == null || !v.orderable() || !v.singleValued() || !(attribute instanceof SimpleAttribute)) {
                 return new TranslatedResultSet.Plan<>(translation, "SELECT " + table.sqlColumns("o") + " FROM "
                         + table.sqlName() + " o" + where,
-                        new AttributeOrdersComparator<>(orderBy.getAttributeOrders(), options));
+                        new AttributeOrdersComparator<>(orderBy.getAttributeOrders(), options), true);
             }
             String expression;
             if (v.from().equals(table.sqlName())) {
@@ -108,6 +108,7 @@ public class QuackCollection<O> extends ConcurrentIndexedCollection<O> {
             order.add(expression + (ao.isDescending() ? " DESC" : " ASC"));
         }
         return new TranslatedResultSet.Plan<>(translation,
-                "SELECT " + table.sqlColumns("o") + " FROM " + table.sqlName() + " o" + joins + where + order, null);
+                "SELECT " + table.sqlColumns("o") + " FROM " + table.sqlName() + " o" + joins + where + order, null,
+                false);
     }
 }

@@ -26,6 +26,7 @@ final class TranslatedResultSet<O> extends ResultSet<O> {
     private final QuerySql.Translation<O> translation;
     private final String sql;
     private final Comparator<O> javaOrder;
+    private final boolean byKeys;
     private final List<CloseableIterator<O>> open = new ArrayList<>();
     private int size = -1;
 
@@ -35,9 +36,17 @@ final class TranslatedResultSet<O> extends ResultSet<O> {
      * @param translation the query in SQL
      * @param sql         the statement fetching the objects (layout columns first), with the translation's parameters
      * @param javaOrder   the order to sort the objects in after the statement, or {@code null} (none, or in SQL)
+     * @param byKeys      whether {@code sql} is only the objects of the translation's keys, in no order, so that a
+     *                    small key set may be fetched by its keys instead ({@link CollectionTable#fewObjects})
      */
-    record Plan<O>(QuerySql.Translation<O> translation, String sql, Comparator<O> javaOrder) {
+    record Plan<O>(QuerySql.Translation<O> translation, String sql, Comparator<O> javaOrder, boolean byKeys) {
     }
+
+    /**
+     * Up to this many matching keys, the objects are fetched by their keys (two statements); beyond, by one
+     * statement that semi-joins the object table with the key set.
+     */
+    static final int FEW_KEYS = 256;
 
     TranslatedResultSet(CollectionTable<O, ?> table, Query<O> query, QueryOptions options, Plan<O> plan) {
         this.table = table;
@@ -46,10 +55,26 @@ final class TranslatedResultSet<O> extends ResultSet<O> {
         this.translation = plan.translation();
         this.sql = plan.sql();
         this.javaOrder = plan.javaOrder();
+        this.byKeys = plan.byKeys();
     }
 
     @Override
     public Iterator<O> iterator() {
+        if (byKeys) {
+            List<O> few = table.fewObjects(options, translation.keysSql(), translation.params(), FEW_KEYS);
+            if (few != null) {
+                Query<O> residual = translation.residual();
+                Iterator<O> matching = residual == null ? few.iterator()
+                        : new Filtered<>(new CollectionStatements.ListCursor<>(few), residual, options);
+                if (javaOrder == null) {
+                    return matching;
+                }
+                List<O> all = new ArrayList<>();
+                matching.forEachRemaining(all::add);
+                all.sort(javaOrder);
+                return all.iterator();
+            }
+        }
         CloseableIterator<O> cursor = table.query(options, sql, translation.params(), true, (o, row) -> o);
         open.add(cursor);
         Query<O> residual = translation.residual();

@@ -38,6 +38,7 @@ import static com.googlecode.cqengine.query.QueryFactory.orderBy;
 import static com.googlecode.cqengine.query.QueryFactory.queryOptions;
 import static com.googlecode.cqengine.query.QueryFactory.startsWith;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Random and/or/not trees mixing parts DuckDB evaluates (indexed attributes, the primary key, columnar fields,
@@ -48,7 +49,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  */
 class QueryTreeDifferentialTest {
 
-    private static final int AUTOS = 200;
+    // Enough that results come both below and above TranslatedResultSet.FEW_KEYS (256), fetched by keys or by a semi-join.
+    private static final int AUTOS = 600;
     private static final int DEALERS = 30;
     private static final int QUERIES = Integer.getInteger("quackjvm.query.diff.queries", 60);
 
@@ -67,6 +69,8 @@ class QueryTreeDifferentialTest {
 
     private void run(long seed, boolean columnar) {
         Random r = new Random(seed);
+        int few = 0;
+        int many = 0;
         try (QueryFixture f = new QueryFixture(r, columnar, AUTOS, DEALERS, DuckDBDatabase.builder())) {
             for (int q = 0; q < QUERIES; q++) {
                 if (q % 50 == 49) {
@@ -76,9 +80,16 @@ class QueryTreeDifferentialTest {
                 Query<Auto> duckQuery = randomQuery(new Random(querySeed), 0, f.dealers, f::visible);
                 Query<Auto> heapQuery = randomQuery(new Random(querySeed), 0, f.heapDealers, f::visible);
                 Object[] order = randomOrder(r);
-                compare(f, duckQuery, heapQuery, order, "seed " + seed + "L columnar " + columnar + " query #" + q);
+                int n = compare(f, duckQuery, heapQuery, order, "seed " + seed + "L columnar " + columnar + " query #"
+                        + q);
+                if (n > 256) {
+                    many++;
+                } else if (n > 0) {
+                    few++;
+                }
             }
         }
+        assertTrue(few > 0 && many > 0, "results both up to and above 256 objects (" + few + ", " + many + ")");
     }
 
     private static void mutate(Random r, QueryFixture f) {
@@ -105,7 +116,8 @@ class QueryTreeDifferentialTest {
         assertEquals(f.heapAutos.size(), f.autos.size());
     }
 
-    static void compare(QueryFixture f, Query<Auto> duckQuery, Query<Auto> heapQuery, Object[] order, String context) {
+    /** Compares one query on both collections; returns the number of objects it matched. */
+    static int compare(QueryFixture f, Query<Auto> duckQuery, Query<Auto> heapQuery, Object[] order, String context) {
         QueryOptions duckOptions = order == null ? new QueryOptions() : queryOptions(order);
         QueryOptions heapOptions = order == null ? new QueryOptions() : queryOptions(order);
         List<Integer> expected = ids(f.heapAutos, heapQuery, heapOptions);
@@ -136,6 +148,7 @@ class QueryTreeDifferentialTest {
         } else {
             assertEquals(new TreeSet<>(expected), new TreeSet<>(actual), message);
         }
+        return expected.size();
     }
 
     private static List<Integer> ids(IndexedCollection<Auto> c, Query<Auto> q, QueryOptions o) {
