@@ -281,6 +281,7 @@ final class CollectionIndexes<O, A> {
                     for (String sql : all.get(i).strategy().optimize(all.get(i).definition())) {
                         s.execute(sql);
                     }
+                    all.get(i).measureDistinct(c);
                     tracker.advance(rows.get(i));
                 }
             } finally {

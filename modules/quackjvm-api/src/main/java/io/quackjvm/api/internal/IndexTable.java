@@ -33,6 +33,12 @@ public final class IndexTable<O, V> {
     private final boolean singleValued;
     /** The layout columns copied into the table, or empty when it is not covering. */
     private final List<Column> covered;
+    /**
+     * About how many distinct values the table held when {@code optimize()} last measured it (DuckDB's
+     * {@code approx_count_distinct}); 0 when never measured. Only orders the parts of a query; never stale in a
+     * way that matters for answers.
+     */
+    private volatile long distinctValues;
 
     IndexTable(String collection, String keySqlType, Attribute<O, V> attribute, ValueType<V> valueType,
                IndexStrategyProvider strategy, List<Column> covered) {
@@ -46,6 +52,19 @@ public final class IndexTable<O, V> {
                 valueType.sqlType());
         // A SimpleAttribute has exactly one value per object, so counts need no DISTINCT.
         this.singleValued = attribute instanceof SimpleAttribute;
+    }
+
+    /** Measures {@link #distinctValues()} on {@code c}, in its transaction. */
+    void measureDistinct(io.quackjvm.api.spi.PooledConnection c) throws java.sql.SQLException {
+        try (java.sql.Statement s = c.connection().createStatement();
+             java.sql.ResultSet rs = s.executeQuery("SELECT approx_count_distinct(value) FROM " + quoted)) {
+            distinctValues = rs.next() ? rs.getLong(1) : 0;
+        }
+    }
+
+    /** About how many distinct values the table held when last optimized; 0 when unknown. */
+    long distinctValues() {
+        return distinctValues;
     }
 
     /**

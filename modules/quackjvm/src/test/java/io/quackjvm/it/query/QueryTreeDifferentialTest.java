@@ -72,6 +72,10 @@ class QueryTreeDifferentialTest {
         int few = 0;
         int many = 0;
         try (QueryFixture f = new QueryFixture(r, columnar, AUTOS, DEALERS, DuckDBDatabase.builder())) {
+            if (seed % 2 != 0) {
+                // measured statistics reorder the parts of an and(): the answers must not change
+                f.db.optimize();
+            }
             for (int q = 0; q < QUERIES; q++) {
                 if (q % 50 == 49) {
                     mutate(r, f);
