@@ -39,6 +39,8 @@ public final class BulkLoad<O, A> implements AutoCloseable {
 
     private Map<A, O> chunk = new LinkedHashMap<>();
     private RequestScope scope;
+    /** The open transaction's appenders and what it knows of the keys it may meet. */
+    private LoadAppenders appenders;
     private ProgressReporter.Tracker tracker;
     private Thread owner;
     /** The appender thread of the open transaction, and the chunk it is appending. */
@@ -110,6 +112,7 @@ public final class BulkLoad<O, A> implements AutoCloseable {
             RequestScope s = new RequestScope(table);
             s.writeConnection();
             scope = s;
+            appenders = new LoadAppenders();
             statements.bulkLoadStarted();
         }
         PooledConnection c = scope.writeConnection();
@@ -132,9 +135,10 @@ public final class BulkLoad<O, A> implements AutoCloseable {
             });
         }
         pendingRows = batch.size();
+        LoadAppenders open = appenders;
         pending = appender.submit(() -> {
             try {
-                writes.appendEncoded(c, encoded, promisedNew);
+                writes.appendEncoded(c, encoded, promisedNew, open);
             } catch (SQLException e) {
                 throw Failures.wrap("Bulk loading collection '" + schema.name + "'", null, e);
             }
@@ -176,6 +180,23 @@ public final class BulkLoad<O, A> implements AutoCloseable {
         tracker.advance(pendingRows);
     }
 
+    /** Closes the transaction's appenders and checks that it was not aborted by one of them, before its commit. */
+    private void finishAppenders() {
+        LoadAppenders a = appenders;
+        appenders = null;
+        if (a == null) {
+            return;
+        }
+        try {
+            a.finish(scope.writeConnection());
+        } catch (SQLException e) {
+            if (promisedNew && CollectionWrites.isDuplicateKey(e)) {
+                throw writes.promiseBroken(java.util.Map.of(), e);
+            }
+            throw Failures.wrap("Bulk loading collection '" + schema.name + "'", null, e);
+        }
+    }
+
     /** Waits for the chunk in flight, ignoring its failure (the load is being rolled back), and ends the thread. */
     private void stopAppender() {
         try {
@@ -199,6 +220,7 @@ public final class BulkLoad<O, A> implements AutoCloseable {
         try {
             flush();
             awaitPending();
+            finishAppenders();
         } catch (RuntimeException | Error e) {
             throw abort(e);
         }
@@ -268,6 +290,15 @@ public final class BulkLoad<O, A> implements AutoCloseable {
 
     private void rollback() {
         stopAppender();
+        LoadAppenders a = appenders;
+        appenders = null;
+        if (a != null) {
+            try {
+                a.close();
+            } catch (SQLException | RuntimeException ignored) {
+                // the transaction is rolled back: what the appenders held is discarded with it
+            }
+        }
         RequestScope s = scope;
         scope = null;
         if (s == null) {

@@ -31,6 +31,8 @@ final class EncodedChunk<A, O> {
     final List<IndexTable<O, ?>> indexes;
     /** Per index, per row: the stored values of the object. */
     final Object[][][] indexValues;
+    /** The smallest and the largest key of the chunk by the key's {@code compareTo} (null when it is empty). */
+    final Object minKey, maxKey;
 
     private byte[] tags = new byte[1024];
     private Object[] values = new Object[1024];
@@ -48,8 +50,15 @@ final class EncodedChunk<A, O> {
         this.indexValues = new Object[indexes.size()][n][];
         Recorder recorder = new Recorder();
         int j = 0;
+        Object min = null, max = null;
         for (Map.Entry<A, O> e : byKey.entrySet()) {
             keys[j] = e.getKey();
+            if (min == null || compare(e.getKey(), min) < 0) {
+                min = e.getKey();
+            }
+            if (max == null || compare(e.getKey(), max) > 0) {
+                max = e.getKey();
+            }
             rowStart[j] = size;
             schema.keyType.write(recorder, e.getKey());
             schema.layout.write(e.getValue(), recorder);
@@ -60,6 +69,14 @@ final class EncodedChunk<A, O> {
             j++;
         }
         rowStart[n] = size;
+        this.minKey = min;
+        this.maxKey = max;
+    }
+
+    /** Compares two keys with their {@code compareTo} (every supported key type is {@link Comparable}). */
+    @SuppressWarnings("unchecked")
+    static int compare(Object a, Object b) {
+        return ((Comparable<Object>) a).compareTo(b);
     }
 
     int rows() {
