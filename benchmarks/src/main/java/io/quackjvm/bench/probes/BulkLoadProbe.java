@@ -60,11 +60,14 @@ public final class BulkLoadProbe {
             for (Map.Entry<String, Load> v : variants.entrySet()) {
                 Path dir = Files.createTempDirectory("bulk-probe");
                 System.gc();
+                long c0 = cpuMillis();
                 long t0 = System.nanoTime();
                 v.getValue().run(dir, cars);
                 long ms = (System.nanoTime() - t0) / 1_000_000;
+                long cpu = cpuMillis() - c0;
                 times.computeIfAbsent(v.getKey(), k -> new ArrayList<>()).add(ms);
-                System.err.printf(Locale.ROOT, "round %d %-45s %,d ms (load avg %s)%n", r, v.getKey(), ms,
+                System.err.printf(Locale.ROOT, "round %d %-45s %,d ms, process CPU %,d ms (load avg %s)%n", r,
+                        v.getKey(), ms, cpu,
                         Files.readString(Path.of("/proc/loadavg")).split(" ")[0]);
                 delete(dir);
             }
@@ -75,6 +78,12 @@ public final class BulkLoadProbe {
         for (Map.Entry<String, List<Long>> e : times.entrySet()) {
             System.out.printf(Locale.ROOT, "| %s | %,d | %s |%n", e.getKey(), median(e.getValue()), e.getValue());
         }
+    }
+
+    /** CPU time of the whole process (every Java and DuckDB thread), a steadier measure on a shared machine. */
+    static long cpuMillis() {
+        return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
+                .getOperatingSystemMXBean()).getProcessCpuTime() / 1_000_000;
     }
 
     static long median(List<Long> values) {

@@ -265,6 +265,7 @@ final class CollectionWrites<O, A> {
             }
             appender.flush();
             for (int i = 0; i < chunk.indexes.size(); i++) {
+                boolean covering = chunk.indexes.get(i).covering();
                 DuckDBAppender index = appenders.appender(c, chunk.indexes.get(i).name());
                 Writers.AppenderRow indexRow = new Writers.AppenderRow(index);
                 Object[][] values = chunk.indexValues[i];
@@ -277,6 +278,9 @@ final class CollectionWrites<O, A> {
                         @SuppressWarnings("unchecked") A key = (A) chunk.keys[j];
                         schema.keyType.write(indexRow, key);
                         indexRow.putObject(v);
+                        if (covering) {
+                            chunk.replayLayout(j, indexRow);
+                        }
                         index.endRow();
                     }
                 }

@@ -85,7 +85,19 @@ final class EncodedChunk<A, O> {
 
     /** Writes row {@code j} (key first) into {@code row}. */
     void replay(int j, RowWriter row) throws SQLException {
-        for (int k = rowStart[j]; k < rowStart[j + 1]; k++) {
+        replay(rowStart[j], rowStart[j + 1], row);
+    }
+
+    /**
+     * Writes the layout columns of row {@code j} (without its key, which {@link KeyType#write} records as one value)
+     * into {@code row}: the copy a covering index table carries.
+     */
+    void replayLayout(int j, RowWriter row) throws SQLException {
+        replay(rowStart[j] + 1, rowStart[j + 1], row);
+    }
+
+    private void replay(int from, int to, RowWriter row) throws SQLException {
+        for (int k = from; k < to; k++) {
             Object v = values[k];
             switch (tags[k]) {
                 case NULL -> row.putNull();
