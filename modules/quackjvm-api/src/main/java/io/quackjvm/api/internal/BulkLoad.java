@@ -14,8 +14,9 @@ import java.util.concurrent.Future;
 /**
  * One bulk load into a collection (the engine of {@code DuckDBBulkWriter}): objects are keyed into a chunk of
  * {@code stagingChunkRows}, and each full chunk goes into the load's one DuckDB transaction through
- * {@link CollectionWrites#appendChunk} (the Appender path of a large {@code addAll}: objects, then index rows),
- * so the Java heap holds two chunks at most. Each chunk is serialised on the loading thread ({@link EncodedChunk})
+ * {@link CollectionWrites#appendEncoded} (objects, then index rows, through the transaction's
+ * {@link LoadAppenders}: one Appender per table, kept from the first chunk to the commit, and the replace check
+ * only for a chunk whose keys may be stored), so the Java heap holds two chunks at most. Each chunk is serialised on the loading thread ({@link EncodedChunk})
  * and appended on the load's own appender thread, so that serialising the next chunk overlaps with DuckDB's work
  * on this one; one chunk is in flight at a time, and its failure surfaces at the next call. {@link #commit()} makes every chunk visible at once, object and
  * index tables together; {@link #close()} without it, any failure, or a process that dies, leaves the collection

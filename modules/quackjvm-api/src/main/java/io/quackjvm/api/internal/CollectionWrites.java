@@ -268,12 +268,14 @@ final class CollectionWrites<O, A> {
                 boolean covering = chunk.indexes.get(i).covering();
                 DuckDBAppender index = appenders.appender(c, chunk.indexes.get(i).name());
                 Writers.AppenderRow indexRow = new Writers.AppenderRow(index);
-                Object[][] values = chunk.indexValues[i];
+                Object[] values = chunk.indexValues[i];
+                int[] start = chunk.indexStart[i];
                 for (int j = 0; j < chunk.rows(); j++) {
                     if (filtered && !byKey.containsKey(chunk.keys[j])) {
                         continue;
                     }
-                    for (Object v : values[j]) {
+                    for (int k = start[j]; k < start[j + 1]; k++) {
+                        Object v = values[k];
                         index.beginRow();
                         @SuppressWarnings("unchecked") A key = (A) chunk.keys[j];
                         schema.keyType.write(indexRow, key);

@@ -29,8 +29,12 @@ final class EncodedChunk<A, O> {
     final Object[] keys;
     /** The attached indexes when the chunk was encoded (the load holds the write lock, so they stay attached). */
     final List<IndexTable<O, ?>> indexes;
-    /** Per index, per row: the stored values of the object. */
-    final Object[][][] indexValues;
+    /**
+     * Per index: the stored values of every row, one after the other (flat, so that a chunk makes a few arrays per
+     * index rather than one per row), and where each row's values start ({@code n + 1} entries).
+     */
+    final Object[][] indexValues;
+    final int[][] indexStart;
     /** The smallest and the largest key of the chunk by the key's {@code compareTo} (null when it is empty). */
     final Object minKey, maxKey;
 
@@ -47,7 +51,15 @@ final class EncodedChunk<A, O> {
         int n = byKey.size();
         this.keys = new Object[n];
         this.rowStart = new int[n + 1];
-        this.indexValues = new Object[indexes.size()][n][];
+        this.indexValues = new Object[indexes.size()][];
+        this.indexStart = new int[indexes.size()][n + 1];
+        int[] filled = new int[indexes.size()];
+        for (int i = 0; i < indexes.size(); i++) {
+            indexValues[i] = new Object[n];
+        }
+        int perRow = 1 + schema.layout.columns().size(); // the key, then one value per column (nested may add)
+        tags = new byte[Math.max(16, n * perRow)];
+        values = new Object[tags.length];
         Recorder recorder = new Recorder();
         int j = 0;
         Object min = null, max = null;
@@ -64,11 +76,21 @@ final class EncodedChunk<A, O> {
             schema.layout.write(e.getValue(), recorder);
             for (int i = 0; i < indexes.size(); i++) {
                 Set<Object> v = indexes.get(i).encodedValues(e.getValue(), ATTRIBUTE_OPTIONS);
-                indexValues[i][j] = v.toArray();
+                indexStart[i][j] = filled[i];
+                if (filled[i] + v.size() > indexValues[i].length) {
+                    indexValues[i] = Arrays.copyOf(indexValues[i], Math.max(indexValues[i].length * 2,
+                            filled[i] + v.size()));
+                }
+                for (Object value : v) {
+                    indexValues[i][filled[i]++] = value;
+                }
             }
             j++;
         }
         rowStart[n] = size;
+        for (int i = 0; i < indexes.size(); i++) {
+            indexStart[i][n] = filled[i];
+        }
         this.minKey = min;
         this.maxKey = max;
     }
