@@ -27,11 +27,12 @@ import java.util.stream.Stream;
  * (DuckDBIndex or DiskIndex on manufacturer, model, price). The cars are generated once, before the rounds; each
  * variant gets a new directory. Prints a markdown table of medians and every round's time.
  *
- * <p>Before the rounds, every variant loads a smaller set once, untimed (warm-up, default 100,000 cars), so
- * that the first variant of round 1 does not pay for the JIT and class loading of all of them.
+ * <p>Before the rounds, every variant loads once, untimed (warm-up: by default all N cars for the quackjvm
+ * variants, at most 100,000 for DiskPersistence's, whose load is long), so that the first variant of round 1 does
+ * not pay for the JIT, class loading and heap growth of all of them (with a 100,000-car warm-up it still did).
  *
  * <p>Arguments: N (default 1000000), rounds (default 3), variants (comma list; default all), warm-up size
- * (default 100000; 0 for none). Needs
+ * (default N; 0 for none). Needs
  * {@code --add-opens=java.base/java.util=ALL-UNNAMED} for CQEngine's SQLite persistence.
  */
 public final class BulkLoadProbe {
@@ -58,11 +59,12 @@ public final class BulkLoadProbe {
             List<String> keep = List.of(args[2].split(","));
             variants.keySet().removeIf(k -> keep.stream().noneMatch(k::contains));
         }
-        int warmUp = args.length > 3 ? Integer.parseInt(args[3]) : 100_000;
+        int warmUp = args.length > 3 ? Integer.parseInt(args[3]) : n;
         List<Car> cars = CarGenerator.cars(0, n);
         if (warmUp > 0) {
-            List<Car> few = cars.subList(0, Math.min(warmUp, n));
             for (Map.Entry<String, Load> v : variants.entrySet()) {
+                int size = Math.min(v.getKey().contains("DiskPersistence") ? 100_000 : warmUp, n);
+                List<Car> few = cars.subList(0, size);
                 Path dir = Files.createTempDirectory("bulk-probe-warm");
                 v.getValue().run(dir, few);
                 delete(dir);
