@@ -188,6 +188,21 @@ class BulkWriterTest {
     }
 
     @Test
+    void closingThePersistenceUnderAnOpenLoadRollsItBackAndTheWriterClosesQuietly() {
+        // The load's Appenders are open on a connection the persistence closes: the writer must not use them.
+        DuckDBPersistence<Car, Integer> p = persistence("closed.duckdb");
+        IndexedCollection<Car> cars = collection(p);
+        cars.addAll(range(0, 10));
+        DuckDBBulkWriter<Car> w = p.bulkWriter();
+        w.addAll(range(10, 10 + 3 * CHUNK + 5));
+        p.close();
+        assertThrows(RuntimeException.class, () -> w.add(Car.of(5_000)));
+        w.close();
+        DuckDBPersistence<Car, Integer> reopened = persistence("closed.duckdb");
+        assertContents(collection(reopened), new HashSet<>(range(0, 10)));
+    }
+
+    @Test
     void aCoveringIndexGetsItsCopiesFromTheBulkWriter() {
         DuckDBPersistence<Car, Integer> p = persistence(null);
         IndexedCollection<Car> cars = collection(p);
