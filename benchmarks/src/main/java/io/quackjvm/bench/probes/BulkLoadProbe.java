@@ -27,7 +27,12 @@ import java.util.stream.Stream;
  * (DuckDBIndex or DiskIndex on manufacturer, model, price). The cars are generated once, before the rounds; each
  * variant gets a new directory. Prints a markdown table of medians and every round's time.
  *
- * <p>Arguments: N (default 1000000), rounds (default 3), variants (comma list; default all). Needs
+ * <p>Before the rounds, every variant loads once, untimed (warm-up: by default all N cars for the quackjvm
+ * variants, at most 100,000 for DiskPersistence's, whose load is long), so that the first variant of round 1 does
+ * not pay for the JIT, class loading and heap growth of all of them (with a 100,000-car warm-up it still did).
+ *
+ * <p>Arguments: N (default 1000000), rounds (default 3), variants (comma list; default all), warm-up size
+ * (default N; 0 for none). Needs
  * {@code --add-opens=java.base/java.util=ALL-UNNAMED} for CQEngine's SQLite persistence.
  */
 public final class BulkLoadProbe {
@@ -54,27 +59,47 @@ public final class BulkLoadProbe {
             List<String> keep = List.of(args[2].split(","));
             variants.keySet().removeIf(k -> keep.stream().noneMatch(k::contains));
         }
+        int warmUp = args.length > 3 ? Integer.parseInt(args[3]) : n;
         List<Car> cars = CarGenerator.cars(0, n);
+        if (warmUp > 0) {
+            for (Map.Entry<String, Load> v : variants.entrySet()) {
+                int size = Math.min(v.getKey().contains("DiskPersistence") ? 100_000 : warmUp, n);
+                List<Car> few = cars.subList(0, size);
+                Path dir = Files.createTempDirectory("bulk-probe-warm");
+                v.getValue().run(dir, few);
+                delete(dir);
+            }
+        }
         Map<String, List<Long>> times = new LinkedHashMap<>();
         for (int r = 1; r <= rounds; r++) {
             for (Map.Entry<String, Load> v : variants.entrySet()) {
                 Path dir = Files.createTempDirectory("bulk-probe");
                 System.gc();
+                long c0 = cpuMillis();
                 long t0 = System.nanoTime();
                 v.getValue().run(dir, cars);
                 long ms = (System.nanoTime() - t0) / 1_000_000;
+                long cpu = cpuMillis() - c0;
                 times.computeIfAbsent(v.getKey(), k -> new ArrayList<>()).add(ms);
-                System.err.printf(Locale.ROOT, "round %d %-45s %,d ms (load avg %s)%n", r, v.getKey(), ms,
+                System.err.printf(Locale.ROOT, "round %d %-45s %,d ms, process CPU %,d ms (load avg %s)%n", r,
+                        v.getKey(), ms, cpu,
                         Files.readString(Path.of("/proc/loadavg")).split(" ")[0]);
                 delete(dir);
             }
         }
-        System.out.printf(Locale.ROOT, "N = %,d, file, blob layout, %d rounds interleaved%n%n", n, rounds);
+        System.out.printf(Locale.ROOT, "N = %,d, file, blob layout, %d rounds interleaved, warm-up %,d%n%n", n, rounds,
+                warmUp);
         System.out.println("| variant | median ms | rounds ms |");
         System.out.println("|---|--:|---|");
         for (Map.Entry<String, List<Long>> e : times.entrySet()) {
             System.out.printf(Locale.ROOT, "| %s | %,d | %s |%n", e.getKey(), median(e.getValue()), e.getValue());
         }
+    }
+
+    /** CPU time of the whole process (every Java and DuckDB thread), a steadier measure on a shared machine. */
+    static long cpuMillis() {
+        return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
+                .getOperatingSystemMXBean()).getProcessCpuTime() / 1_000_000;
     }
 
     static long median(List<Long> values) {

@@ -14,8 +14,9 @@ import java.util.concurrent.Future;
 /**
  * One bulk load into a collection (the engine of {@code DuckDBBulkWriter}): objects are keyed into a chunk of
  * {@code stagingChunkRows}, and each full chunk goes into the load's one DuckDB transaction through
- * {@link CollectionWrites#appendChunk} (the Appender path of a large {@code addAll}: objects, then index rows),
- * so the Java heap holds two chunks at most. Each chunk is serialised on the loading thread ({@link EncodedChunk})
+ * {@link CollectionWrites#appendEncoded} (objects, then index rows, through the transaction's
+ * {@link LoadAppenders}: one Appender per table, kept from the first chunk to the commit, and the replace check
+ * only for a chunk whose keys may be stored), so the Java heap holds two chunks at most. Each chunk is serialised on the loading thread ({@link EncodedChunk})
  * and appended on the load's own appender thread, so that serialising the next chunk overlaps with DuckDB's work
  * on this one; one chunk is in flight at a time, and its failure surfaces at the next call. {@link #commit()} makes every chunk visible at once, object and
  * index tables together; {@link #close()} without it, any failure, or a process that dies, leaves the collection
@@ -39,6 +40,8 @@ public final class BulkLoad<O, A> implements AutoCloseable {
 
     private Map<A, O> chunk = new LinkedHashMap<>();
     private RequestScope scope;
+    /** The open transaction's appenders and what it knows of the keys it may meet. */
+    private LoadAppenders appenders;
     private ProgressReporter.Tracker tracker;
     private Thread owner;
     /** The appender thread of the open transaction, and the chunk it is appending. */
@@ -110,6 +113,7 @@ public final class BulkLoad<O, A> implements AutoCloseable {
             RequestScope s = new RequestScope(table);
             s.writeConnection();
             scope = s;
+            appenders = new LoadAppenders();
             statements.bulkLoadStarted();
         }
         PooledConnection c = scope.writeConnection();
@@ -132,9 +136,10 @@ public final class BulkLoad<O, A> implements AutoCloseable {
             });
         }
         pendingRows = batch.size();
+        LoadAppenders open = appenders;
         pending = appender.submit(() -> {
             try {
-                writes.appendEncoded(c, encoded, promisedNew);
+                writes.appendEncoded(c, encoded, promisedNew, open);
             } catch (SQLException e) {
                 throw Failures.wrap("Bulk loading collection '" + schema.name + "'", null, e);
             }
@@ -176,6 +181,23 @@ public final class BulkLoad<O, A> implements AutoCloseable {
         tracker.advance(pendingRows);
     }
 
+    /** Closes the transaction's appenders and checks that it was not aborted by one of them, before its commit. */
+    private void finishAppenders() {
+        LoadAppenders a = appenders;
+        appenders = null;
+        if (a == null) {
+            return;
+        }
+        try {
+            a.finish(scope.writeConnection());
+        } catch (SQLException e) {
+            if (promisedNew && CollectionWrites.isDuplicateKey(e)) {
+                throw writes.promiseBroken(java.util.Map.of(), e);
+            }
+            throw Failures.wrap("Bulk loading collection '" + schema.name + "'", null, e);
+        }
+    }
+
     /** Waits for the chunk in flight, ignoring its failure (the load is being rolled back), and ends the thread. */
     private void stopAppender() {
         try {
@@ -199,6 +221,7 @@ public final class BulkLoad<O, A> implements AutoCloseable {
         try {
             flush();
             awaitPending();
+            finishAppenders();
         } catch (RuntimeException | Error e) {
             throw abort(e);
         }
@@ -268,6 +291,15 @@ public final class BulkLoad<O, A> implements AutoCloseable {
 
     private void rollback() {
         stopAppender();
+        LoadAppenders a = appenders;
+        appenders = null;
+        if (a != null) {
+            try {
+                a.close();
+            } catch (SQLException | RuntimeException ignored) {
+                // the transaction is rolled back: what the appenders held is discarded with it
+            }
+        }
         RequestScope s = scope;
         scope = null;
         if (s == null) {

@@ -236,55 +236,59 @@ final class CollectionWrites<O, A> {
     }
 
     /**
-     * {@link #appendChunk} for a chunk encoded ahead ({@link BulkLoad}'s pipeline): the same replace check and the
-     * same appends, replaying the recorded rows instead of serialising.
+     * {@link #appendChunk} for a chunk encoded ahead ({@link BulkLoad}'s pipeline): the same appends, replaying the
+     * recorded rows instead of serialising, through the transaction's long-lived {@code appenders}, and the replace
+     * check only when a key of the chunk may be stored already ({@link LoadAppenders#mayClash}).
      */
-    void appendEncoded(PooledConnection c, EncodedChunk<A, O> chunk, boolean promisedNew) throws SQLException {
+    void appendEncoded(PooledConnection c, EncodedChunk<A, O> chunk, boolean promisedNew, LoadAppenders appenders)
+            throws SQLException {
         indexes.markUnattachedStale(c);
         Map<A, O> byKey = chunk.byKey;
-        if (!promisedNew) {
-            replaceStored(c, byKey);
-        }
-        if (byKey.isEmpty()) {
-            return;
-        }
-        boolean filtered = byKey.size() != chunk.rows();
-        DuckDBConnection duck = c.connection().unwrap(DuckDBConnection.class);
         try {
-            try (DuckDBAppender appender = duck.createAppender(DuckDBConnection.DEFAULT_SCHEMA, schema.name)) {
-                Writers.AppenderRow row = new Writers.AppenderRow(appender);
+            if (!promisedNew && appenders.mayClash(c, schema, chunk)) {
+                replaceStored(c, byKey);
+            }
+            if (byKey.isEmpty()) {
+                appenders.appended(chunk);
+                return;
+            }
+            boolean filtered = byKey.size() != chunk.rows();
+            DuckDBAppender appender = appenders.appender(c, schema.name);
+            Writers.AppenderRow row = new Writers.AppenderRow(appender);
+            for (int j = 0; j < chunk.rows(); j++) {
+                if (filtered && !byKey.containsKey(chunk.keys[j])) {
+                    continue;
+                }
+                appender.beginRow();
+                chunk.replay(j, row);
+                appender.endRow();
+            }
+            appender.flush();
+            for (int i = 0; i < chunk.indexes.size(); i++) {
+                boolean covering = chunk.indexes.get(i).covering();
+                DuckDBAppender index = appenders.appender(c, chunk.indexes.get(i).name());
+                Writers.AppenderRow indexRow = new Writers.AppenderRow(index);
+                Object[] values = chunk.indexValues[i];
+                int[] start = chunk.indexStart[i];
                 for (int j = 0; j < chunk.rows(); j++) {
                     if (filtered && !byKey.containsKey(chunk.keys[j])) {
                         continue;
                     }
-                    appender.beginRow();
-                    chunk.replay(j, row);
-                    appender.endRow();
-                }
-                appender.flush();
-            }
-            verifyTransaction(c);
-            for (int i = 0; i < chunk.indexes.size(); i++) {
-                try (DuckDBAppender appender = duck.createAppender(DuckDBConnection.DEFAULT_SCHEMA,
-                        chunk.indexes.get(i).name())) {
-                    Writers.AppenderRow row = new Writers.AppenderRow(appender);
-                    Object[][] values = chunk.indexValues[i];
-                    for (int j = 0; j < chunk.rows(); j++) {
-                        if (filtered && !byKey.containsKey(chunk.keys[j])) {
-                            continue;
+                    for (int k = start[j]; k < start[j + 1]; k++) {
+                        Object v = values[k];
+                        index.beginRow();
+                        @SuppressWarnings("unchecked") A key = (A) chunk.keys[j];
+                        schema.keyType.write(indexRow, key);
+                        indexRow.putObject(v);
+                        if (covering) {
+                            chunk.replayLayout(j, indexRow);
                         }
-                        for (Object v : values[j]) {
-                            appender.beginRow();
-                            @SuppressWarnings("unchecked") A key = (A) chunk.keys[j];
-                            schema.keyType.write(row, key);
-                            row.putObject(v);
-                            appender.endRow();
-                        }
+                        index.endRow();
                     }
-                    appender.flush();
                 }
+                index.flush();
             }
-            verifyTransaction(c);
+            appenders.appended(chunk);
         } catch (SQLException e) {
             if (promisedNew && isDuplicateKey(e)) {
                 throw promiseBroken(byKey, e);

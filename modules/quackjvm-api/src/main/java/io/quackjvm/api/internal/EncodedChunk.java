@@ -29,8 +29,14 @@ final class EncodedChunk<A, O> {
     final Object[] keys;
     /** The attached indexes when the chunk was encoded (the load holds the write lock, so they stay attached). */
     final List<IndexTable<O, ?>> indexes;
-    /** Per index, per row: the stored values of the object. */
-    final Object[][][] indexValues;
+    /**
+     * Per index: the stored values of every row, one after the other (flat, so that a chunk makes a few arrays per
+     * index rather than one per row), and where each row's values start ({@code n + 1} entries).
+     */
+    final Object[][] indexValues;
+    final int[][] indexStart;
+    /** The smallest and the largest key of the chunk by the key's {@code compareTo} (null when it is empty). */
+    final Object minKey, maxKey;
 
     private byte[] tags = new byte[1024];
     private Object[] values = new Object[1024];
@@ -45,21 +51,54 @@ final class EncodedChunk<A, O> {
         int n = byKey.size();
         this.keys = new Object[n];
         this.rowStart = new int[n + 1];
-        this.indexValues = new Object[indexes.size()][n][];
+        this.indexValues = new Object[indexes.size()][];
+        this.indexStart = new int[indexes.size()][n + 1];
+        int[] filled = new int[indexes.size()];
+        for (int i = 0; i < indexes.size(); i++) {
+            indexValues[i] = new Object[n];
+        }
+        int perRow = 1 + schema.layout.columns().size(); // the key, then one value per column (nested may add)
+        tags = new byte[Math.max(16, n * perRow)];
+        values = new Object[tags.length];
         Recorder recorder = new Recorder();
         int j = 0;
+        Object min = null, max = null;
         for (Map.Entry<A, O> e : byKey.entrySet()) {
             keys[j] = e.getKey();
+            if (min == null || compare(e.getKey(), min) < 0) {
+                min = e.getKey();
+            }
+            if (max == null || compare(e.getKey(), max) > 0) {
+                max = e.getKey();
+            }
             rowStart[j] = size;
             schema.keyType.write(recorder, e.getKey());
             schema.layout.write(e.getValue(), recorder);
             for (int i = 0; i < indexes.size(); i++) {
                 Set<Object> v = indexes.get(i).encodedValues(e.getValue(), ATTRIBUTE_OPTIONS);
-                indexValues[i][j] = v.toArray();
+                indexStart[i][j] = filled[i];
+                if (filled[i] + v.size() > indexValues[i].length) {
+                    indexValues[i] = Arrays.copyOf(indexValues[i], Math.max(indexValues[i].length * 2,
+                            filled[i] + v.size()));
+                }
+                for (Object value : v) {
+                    indexValues[i][filled[i]++] = value;
+                }
             }
             j++;
         }
         rowStart[n] = size;
+        for (int i = 0; i < indexes.size(); i++) {
+            indexStart[i][n] = filled[i];
+        }
+        this.minKey = min;
+        this.maxKey = max;
+    }
+
+    /** Compares two keys with their {@code compareTo} (every supported key type is {@link Comparable}). */
+    @SuppressWarnings("unchecked")
+    static int compare(Object a, Object b) {
+        return ((Comparable<Object>) a).compareTo(b);
     }
 
     int rows() {
@@ -68,7 +107,19 @@ final class EncodedChunk<A, O> {
 
     /** Writes row {@code j} (key first) into {@code row}. */
     void replay(int j, RowWriter row) throws SQLException {
-        for (int k = rowStart[j]; k < rowStart[j + 1]; k++) {
+        replay(rowStart[j], rowStart[j + 1], row);
+    }
+
+    /**
+     * Writes the layout columns of row {@code j} (without its key, which {@link KeyType#write} records as one value)
+     * into {@code row}: the copy a covering index table carries.
+     */
+    void replayLayout(int j, RowWriter row) throws SQLException {
+        replay(rowStart[j] + 1, rowStart[j + 1], row);
+    }
+
+    private void replay(int from, int to, RowWriter row) throws SQLException {
+        for (int k = from; k < to; k++) {
             Object v = values[k];
             switch (tags[k]) {
                 case NULL -> row.putNull();

@@ -148,6 +148,87 @@ class BulkWriterTest {
     }
 
     @Test
+    void everyKeyOrderAgainstStoredKeysBehavesAsOneAddAll() {
+        // Chunks whose keys are all above what is stored (no check), below or among stored keys, and chunks that
+        // come back to keys of an earlier chunk of the load (the check must see them), in a file, reopened.
+        List<Car> before = range(1_000, 1_100);
+        List<Car> load = new ArrayList<>();
+        load.addAll(range(2_000, 2_000 + 3 * CHUNK));           // above every stored key: appended unchecked
+        for (int i = 2_000; i < 2_000 + 3 * CHUNK; i += 5) {   // back to keys of the chunks before: last wins
+            load.add(Car.of(i).withPrice(5_000 + i));
+        }
+        load.addAll(range(1_050, 1_050 + CHUNK));               // stored keys, equal objects: left alone
+        for (int i = 1_000; i < 1_050; i += 2) {                // stored keys, different objects: replaced
+            load.add(Car.of(i).withPrice(7_000 + i));
+        }
+        load.addAll(range(0, CHUNK));                           // below every stored key: new
+        load.add(Car.of(2_001).withPrice(9_999));               // repeated once more in the last chunk
+        load.addAll(range(3_000, 3_000 + CHUNK));               // above again
+
+        DuckDBPersistence<Car, Integer> ref = persistence(null);
+        IndexedCollection<Car> expected = collection(ref);
+        expected.addAll(before);
+        expected.addAll(load);
+        Set<Car> want = new HashSet<>(expected);
+        assertTrue(want.contains(Car.of(2_001).withPrice(9_999)));
+        assertTrue(want.contains(Car.of(2_005).withPrice(7_005)));
+        assertTrue(want.contains(Car.of(1_002).withPrice(8_002)));
+
+        DuckDBPersistence<Car, Integer> p = persistence("order.duckdb");
+        IndexedCollection<Car> cars = collection(p);
+        cars.addAll(before);
+        try (DuckDBBulkWriter<Car> w = p.bulkWriter()) {
+            w.addAll(load);
+            w.commit();
+        }
+        assertContents(cars, want);
+        p.close();
+        DuckDBPersistence<Car, Integer> reopened = persistence("order.duckdb");
+        assertContents(collection(reopened), want);
+    }
+
+    @Test
+    void closingThePersistenceUnderAnOpenLoadRollsItBackAndTheWriterClosesQuietly() {
+        // The load's Appenders are open on a connection the persistence closes: the writer must not use them.
+        DuckDBPersistence<Car, Integer> p = persistence("closed.duckdb");
+        IndexedCollection<Car> cars = collection(p);
+        cars.addAll(range(0, 10));
+        DuckDBBulkWriter<Car> w = p.bulkWriter();
+        w.addAll(range(10, 10 + 3 * CHUNK + 5));
+        p.close();
+        assertThrows(RuntimeException.class, () -> w.add(Car.of(5_000)));
+        w.close();
+        DuckDBPersistence<Car, Integer> reopened = persistence("closed.duckdb");
+        assertContents(collection(reopened), new HashSet<>(range(0, 10)));
+    }
+
+    @Test
+    void aCoveringIndexGetsItsCopiesFromTheBulkWriter() {
+        DuckDBPersistence<Car, Integer> p = persistence(null);
+        IndexedCollection<Car> cars = collection(p);
+        cars.addIndex(DuckDBIndex.onAttributeCovering(Car.PRICE));
+        cars.addAll(range(0, 10));
+        List<Car> load = new ArrayList<>(range(10, 4 * CHUNK));
+        load.add(Car.of(3).withPrice(123_456));
+        try (DuckDBBulkWriter<Car> w = p.bulkWriter()) {
+            w.addAll(load);
+            w.commit();
+        }
+        Set<Car> want = new HashSet<>(range(0, 4 * CHUNK));
+        want.remove(Car.of(3));
+        want.add(Car.of(3).withPrice(123_456));
+        assertContents(cars, want);
+        try (ResultSet<Car> rs = cars.retrieve(equal(Car.PRICE, 123_456.0))) {
+            assertEquals(List.of(Car.of(3).withPrice(123_456)), rs.stream().toList());
+        }
+        for (Car c : List.of(Car.of(20), Car.of(4 * CHUNK - 1))) {
+            try (ResultSet<Car> rs = cars.retrieve(equal(Car.PRICE, c.price()))) {
+                assertTrue(rs.stream().anyMatch(c::equals), "covering row of " + c);
+            }
+        }
+    }
+
+    @Test
     void closeWithoutCommitStoresNothingAndTheWriterCanCommitTwice() {
         DuckDBPersistence<Car, Integer> p = persistence(null);
         IndexedCollection<Car> cars = collection(p);

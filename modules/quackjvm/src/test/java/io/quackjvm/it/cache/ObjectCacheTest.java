@@ -216,6 +216,33 @@ class ObjectCacheTest {
     }
 
     @Test
+    void aBulkWriterLoadOfManyChunksKeepsTheCacheExactForCheckedAndUncheckedChunks() {
+        persistence = DuckDBPersistence.builder(Car.CAR_ID).objectCacheSize(100).stagingChunkRows(8).build();
+        IndexedCollection<Car> cars = new ConcurrentIndexedCollection<>(persistence);
+        cars.addAll(Car.firstN(50));
+        Car five = warm(cars, 5);
+        warm(cars, 40);
+        try (DuckDBBulkWriter<Car> writer = persistence.bulkWriter()) {
+            for (int i = 100; i < 140; i++) {
+                writer.add(Car.of(i)); // chunks above every stored key: appended without the replace check
+            }
+            Car repeated = lookup(cars, 105); // not visible yet, and nothing of the load gets cached
+            assertEquals(null, repeated);
+            writer.add(Car.of(5).withPrice(1.5));
+            writer.add(Car.of(40));
+            writer.add(Car.of(105).withPrice(2.5));
+            writer.add(Car.of(41).withPrice(4.5));
+            assertSame(five, lookup(cars, 5), "an uncommitted load is not seen, from the cache either");
+            writer.commit();
+        }
+        assertEquals(Car.of(5).withPrice(1.5), lookup(cars, 5));
+        assertEquals(Car.of(40), lookup(cars, 40));
+        assertEquals(Car.of(105).withPrice(2.5), lookup(cars, 105));
+        assertEquals(Car.of(41).withPrice(4.5), lookup(cars, 41));
+        assertEquals(90, cars.size());
+    }
+
+    @Test
     void theBoundIsKeptAndEvictionsCounted() {
         persistence = DuckDBPersistence.builder(Car.CAR_ID).objectCacheSize(16).build();
         IndexedCollection<Car> cars = new ConcurrentIndexedCollection<>(persistence);
