@@ -52,6 +52,9 @@ public final class BulkLoadProbe {
         variants.put("pk: bulk importer", (d, c) -> quackBulk(d, c, false, true));
         variants.put("pk: addAll", (d, c) -> quackAddAll(d, c, false));
         variants.put("pk: DiskPersistence addAll", (d, c) -> disk(d, c, false));
+        // The DuckDB floor under every load of ours: the same rows, serialised before the clock starts, appended
+        // by one raw Appender into a fresh (_key INTEGER PRIMARY KEY, object BLOB) table in one transaction.
+        variants.put("pk: raw DuckDB Appender, objects serialised beforehand (floor)", BulkLoadProbe::rawFloor);
         variants.put("3 idx: bulk writer", (d, c) -> quackBulk(d, c, true, false));
         variants.put("3 idx: addAll", (d, c) -> quackAddAll(d, c, true));
         variants.put("3 idx: DiskPersistence + 3 DiskIndex addAll", (d, c) -> disk(d, c, true));
@@ -61,6 +64,7 @@ public final class BulkLoadProbe {
         }
         int warmUp = args.length > 3 ? Integer.parseInt(args[3]) : n;
         List<Car> cars = CarGenerator.cars(0, n);
+        serialise(cars);
         if (warmUp > 0) {
             for (Map.Entry<String, Load> v : variants.entrySet()) {
                 int size = Math.min(v.getKey().contains("DiskPersistence") ? 100_000 : warmUp, n);
@@ -141,6 +145,51 @@ public final class BulkLoadProbe {
             }
             coll.addAll(cars);
             check(coll.size(), cars.size());
+        }
+    }
+
+    /** The cars serialised once, before any load (Kryo, as the blob layout does), for {@link #rawFloor}. */
+    private static byte[][] serialised;
+
+    /** Serialises {@code cars} for {@link #rawFloor}, whose loads take a prefix of them. */
+    static void serialise(List<Car> cars) {
+        {
+            com.esotericsoftware.kryo.Kryo kryo = new com.esotericsoftware.kryo.Kryo();
+            kryo.setRegistrationRequired(false);
+            kryo.setReferences(false);
+            serialised = new byte[cars.size()][];
+            com.esotericsoftware.kryo.io.Output out = new com.esotericsoftware.kryo.io.Output(256, -1);
+            for (int i = 0; i < cars.size(); i++) {
+                out.reset();
+                kryo.writeClassAndObject(out, cars.get(i));
+                serialised[i] = out.toBytes();
+            }
+        }
+    }
+
+    static void rawFloor(Path dir, List<Car> cars) throws Exception {
+        Files.createDirectories(dir);
+        try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:duckdb:" + dir.resolve("raw.duckdb"))) {
+            try (java.sql.Statement s = c.createStatement()) {
+                s.execute("CREATE TABLE t (_key INTEGER PRIMARY KEY, object BLOB)");
+                s.execute("BEGIN TRANSACTION");
+            }
+            org.duckdb.DuckDBConnection duck = c.unwrap(org.duckdb.DuckDBConnection.class);
+            try (org.duckdb.DuckDBAppender a = duck.createAppender(org.duckdb.DuckDBConnection.DEFAULT_SCHEMA, "t")) {
+                for (int i = 0; i < cars.size(); i++) {
+                    a.beginRow();
+                    a.append(cars.get(i).getCarId());
+                    a.append(serialised[i]);
+                    a.endRow();
+                }
+            }
+            try (java.sql.Statement s = c.createStatement()) {
+                s.execute("COMMIT");
+                try (java.sql.ResultSet rs = s.executeQuery("SELECT count(*) FROM t")) {
+                    rs.next();
+                    check(rs.getInt(1), cars.size());
+                }
+            }
         }
     }
 
