@@ -224,6 +224,20 @@ public final class CollectionTable<O, A> {
         return reads.query(options, sql, params, large, mapper);
     }
 
+    /**
+     * As above; a {@code oneShot} statement (its values written into its SQL) is closed after use, never cached.
+     */
+    <T> CloseableIterator<T> query(QueryOptions options, String sql, List<?> params, boolean large,
+                                   CollectionReads.RowMapper<O, T> mapper, boolean oneShot) {
+        return reads.query(options, sql, params, large, mapper, oneShot);
+    }
+
+    /** Every row of {@code sql} read at once through the point reader, for a result bounded by a LIMIT. */
+    <T> List<T> queryAll(QueryOptions options, String sql, List<?> params, CollectionReads.RowMapper<O, T> mapper,
+                         boolean oneShot) {
+        return reads.queryAll(options, sql, params, mapper, oneShot);
+    }
+
     /** Reads one object from a row whose columns are the layout columns (for joins: the right side's). */
     O readObject(io.quackjvm.api.spi.RowSource row) throws SQLException {
         return schema.layout.read(row);
