@@ -116,18 +116,12 @@ final class CollectionReads<O, A> {
      */
     <T> CloseableIterator<T> query(QueryOptions options, String sql, List<?> params, boolean large,
                                    RowMapper<O, T> mapper) {
-        return query(options, sql, params, large, mapper, false);
-    }
-
-    /** As {@link #query(QueryOptions, String, List, boolean, RowMapper)}, for a statement that never recurs. */
-    <T> CloseableIterator<T> query(QueryOptions options, String sql, List<?> params, boolean large,
-                                   RowMapper<O, T> mapper, boolean oneShot) {
-        return statements.cursor(options, sql, params, large, view(mapper), oneShot);
+        return statements.cursor(options, sql, params, large, view(mapper));
     }
 
     /** As {@link #query}, every row read at once through the point reader: for a result bounded by a LIMIT. */
-    <T> List<T> queryAll(QueryOptions options, String sql, List<?> params, RowMapper<O, T> mapper, boolean oneShot) {
-        return statements.list(options, sql, params, false, view(mapper), oneShot);
+    <T> List<T> queryAll(QueryOptions options, String sql, List<?> params, RowMapper<O, T> mapper) {
+        return statements.list(options, sql, params, view(mapper));
     }
 
     private <T> ObjectTable<T> view(RowMapper<O, T> mapper) {

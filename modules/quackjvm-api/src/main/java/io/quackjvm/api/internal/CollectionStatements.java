@@ -220,21 +220,11 @@ final class CollectionStatements {
      */
     <T> CloseableIterator<T> cursor(QueryOptions options, String sql, List<?> params, boolean large,
                                     ObjectTable<T> reader) {
-        return cursor(options, sql, params, large, reader, false);
-    }
-
-    /**
-     * As {@link #cursor(QueryOptions, String, List, boolean, ObjectTable)}; a {@code oneShot} statement (one whose
-     * SQL carries its values as literals, so it never recurs) is closed after use instead of taking a place in the
-     * connection's statement cache.
-     */
-    <T> CloseableIterator<T> cursor(QueryOptions options, String sql, List<?> params, boolean large,
-                                    ObjectTable<T> reader, boolean oneShot) {
         owner.checkOpen();
         RequestScope scope = scopes.current(options);
         PooledConnection active = scope == null ? null : scope.activeWrite();
         if (active != null) {
-            List<T> all = read(options, "Querying", c -> readAll(c, sql, params, large, reader, oneShot));
+            List<T> all = read(options, "Querying", c -> readAll(c, sql, params, large, reader));
             return new ListCursor<>(all);
         }
         PooledConnection c = db.borrow();
@@ -245,8 +235,7 @@ final class CollectionStatements {
             bind(ps, params);
             rs = ps.executeQuery();
             RowCursor rows = db.reader(large).open(rs);
-            ObjectCursor<T> cursor = new ObjectCursor<>(db.resources(), db.describe(), c, ps, rs, rows, reader,
-                    oneShot);
+            ObjectCursor<T> cursor = new ObjectCursor<>(db.resources(), db.describe(), c, ps, rs, rows, reader);
             if (scope != null) {
                 scope.register(cursor);
             }
@@ -254,9 +243,6 @@ final class CollectionStatements {
         } catch (SQLException | RuntimeException e) {
             closeQuietly(rs);
             if (ps != null) {
-                if (oneShot) {
-                    closeQuietly(ps);
-                }
                 c.recycle(ps);
             }
             c.close();
@@ -266,23 +252,30 @@ final class CollectionStatements {
     }
 
     /**
-     * Reads every row of {@code sql} at once, for a result known to be small (the caller bounds it with a
-     * {@code LIMIT}), on the request's write connection or a borrowed one; see {@link #cursor} for {@code oneShot}.
+     * Reads every row of {@code sql} at once through the point reader, for a result the caller bounds with a
+     * {@code LIMIT}, on the request's write connection or a borrowed one.
      */
-    <T> List<T> list(QueryOptions options, String sql, List<?> params, boolean large, ObjectTable<T> reader,
-                     boolean oneShot) {
+    <T> List<T> list(QueryOptions options, String sql, List<?> params, ObjectTable<T> reader) {
         owner.checkOpen();
-        return read(options, "Querying", c -> readAll(c, sql, params, large, reader, oneShot));
+        return read(options, "Querying", c -> readAll(c, sql, params, false, reader));
+    }
+
+    /**
+     * A cursor over rows already read (by {@link #list}), registered with the request as a streaming cursor is, so
+     * that an {@code Iterator.remove()} through it behaves the same (see {@link RequestScope#isIteratorRemove}).
+     */
+    <T> CloseableIterator<T> cursorOver(QueryOptions options, List<T> rows) {
+        ListCursor<T> cursor = new ListCursor<>(rows);
+        RequestScope scope = scopes.current(options);
+        if (scope != null && scope.activeWrite() == null) {
+            scope.register(cursor);
+        }
+        return cursor;
     }
 
     /** Reads every row of {@code sql} on {@code c} with {@code reader}, before anything else runs on it. */
     <T> List<T> readAll(PooledConnection c, String sql, List<?> params, boolean large, ObjectTable<T> reader)
             throws SQLException {
-        return readAll(c, sql, params, large, reader, false);
-    }
-
-    private <T> List<T> readAll(PooledConnection c, String sql, List<?> params, boolean large, ObjectTable<T> reader,
-                                boolean oneShot) throws SQLException {
         PreparedStatement ps = c.prepare(sql);
         try {
             bind(ps, params);
@@ -294,9 +287,6 @@ final class CollectionStatements {
             }
             return out;
         } finally {
-            if (oneShot) {
-                closeQuietly(ps);
-            }
             c.recycle(ps);
         }
     }
@@ -333,7 +323,7 @@ final class CollectionStatements {
         }
     }
 
-    static void closeQuietly(AutoCloseable closeable) {
+    private static void closeQuietly(AutoCloseable closeable) {
         if (closeable != null) {
             try {
                 closeable.close();

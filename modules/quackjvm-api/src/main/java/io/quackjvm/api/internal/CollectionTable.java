@@ -224,18 +224,14 @@ public final class CollectionTable<O, A> {
         return reads.query(options, sql, params, large, mapper);
     }
 
-    /**
-     * As above; a {@code oneShot} statement (its values written into its SQL) is closed after use, never cached.
-     */
-    <T> CloseableIterator<T> query(QueryOptions options, String sql, List<?> params, boolean large,
-                                   CollectionReads.RowMapper<O, T> mapper, boolean oneShot) {
-        return reads.query(options, sql, params, large, mapper, oneShot);
+    /** A cursor over objects already read by {@link #queryAll}, registered with the request as cursors are. */
+    <T> CloseableIterator<T> cursorOver(QueryOptions options, List<T> rows) {
+        return statements.cursorOver(options, rows);
     }
 
     /** Every row of {@code sql} read at once through the point reader, for a result bounded by a LIMIT. */
-    <T> List<T> queryAll(QueryOptions options, String sql, List<?> params, CollectionReads.RowMapper<O, T> mapper,
-                         boolean oneShot) {
-        return reads.queryAll(options, sql, params, mapper, oneShot);
+    <T> List<T> queryAll(QueryOptions options, String sql, List<?> params, CollectionReads.RowMapper<O, T> mapper) {
+        return reads.queryAll(options, sql, params, mapper);
     }
 
     /** Reads one object from a row whose columns are the layout columns (for joins: the right side's). */

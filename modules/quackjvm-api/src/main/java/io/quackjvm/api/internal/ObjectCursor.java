@@ -27,13 +27,7 @@ final class ObjectCursor<O> implements CloseableIterator<O> {
 
     ObjectCursor(OpenResources registry, String database, PooledConnection connection, PreparedStatement statement,
                  ResultSet resultSet, RowCursor rows, ObjectTable<O> layout) {
-        this(registry, database, connection, statement, resultSet, rows, layout, false);
-    }
-
-    /** {@code oneShot}: the statement is closed on release rather than kept in the connection's cache. */
-    ObjectCursor(OpenResources registry, String database, PooledConnection connection, PreparedStatement statement,
-                 ResultSet resultSet, RowCursor rows, ObjectTable<O> layout, boolean oneShot) {
-        this.rows = new Rows(registry, connection, statement, resultSet, rows, oneShot);
+        this.rows = new Rows(registry, connection, statement, resultSet, rows);
         this.layout = layout;
         this.database = database;
         registry.register(this.rows, this);
@@ -90,12 +84,10 @@ final class ObjectCursor<O> implements CloseableIterator<O> {
         private final PreparedStatement statement;
         private final ResultSet resultSet;
         private final RowCursor cursor;
-        private final boolean oneShot;
 
         Rows(OpenResources registry, PooledConnection connection, PreparedStatement statement, ResultSet resultSet,
-             RowCursor cursor, boolean oneShot) {
+             RowCursor cursor) {
             super(registry, "A result");
-            this.oneShot = oneShot;
             this.connection = connection;
             this.statement = statement;
             this.resultSet = resultSet;
@@ -113,9 +105,6 @@ final class ObjectCursor<O> implements CloseableIterator<O> {
                 resultSet.close();
             } catch (SQLException ignored) {
                 // closing a finished result
-            }
-            if (oneShot) {
-                CollectionStatements.closeQuietly(statement);
             }
             connection.recycle(statement);
             connection.close();
