@@ -116,13 +116,21 @@ final class CollectionReads<O, A> {
      */
     <T> CloseableIterator<T> query(QueryOptions options, String sql, List<?> params, boolean large,
                                    RowMapper<O, T> mapper) {
+        return statements.cursor(options, sql, params, large, view(mapper));
+    }
+
+    /** As {@link #query}, every row read at once through the point reader: for a result bounded by a LIMIT. */
+    <T> List<T> queryAll(QueryOptions options, String sql, List<?> params, RowMapper<O, T> mapper) {
+        return statements.list(options, sql, params, view(mapper));
+    }
+
+    private <T> ObjectTable<T> view(RowMapper<O, T> mapper) {
         ObjectTable<O> layout = schema.layout;
-        ObjectTable<T> view = new ObjectTable<>() {
+        return new ObjectTable<>() {
             @Override public List<Column> columns() { return layout.columns(); }
             @Override public void write(T object, RowWriter row) { throw new UnsupportedOperationException(); }
             @Override public T read(RowSource row) throws SQLException { return mapper.map(layout.read(row), row); }
         };
-        return statements.cursor(options, sql, params, large, view);
     }
 
     /**

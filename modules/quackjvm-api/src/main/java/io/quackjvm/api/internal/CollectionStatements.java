@@ -277,6 +277,28 @@ final class CollectionStatements {
         }
     }
 
+    /**
+     * Reads every row of {@code sql} at once through the point reader, for a result the caller bounds with a
+     * {@code LIMIT}, on the request's write connection or a borrowed one.
+     */
+    <T> List<T> list(QueryOptions options, String sql, List<?> params, ObjectTable<T> reader) {
+        owner.checkOpen();
+        return read(options, "Querying", c -> readAll(c, sql, params, false, reader));
+    }
+
+    /**
+     * A cursor over rows already read (by {@link #list}), registered with the request as a streaming cursor is, so
+     * that an {@code Iterator.remove()} through it behaves the same (see {@link RequestScope#isIteratorRemove}).
+     */
+    <T> CloseableIterator<T> cursorOver(QueryOptions options, List<T> rows) {
+        ListCursor<T> cursor = new ListCursor<>(rows);
+        RequestScope scope = scopes.current(options);
+        if (scope != null && scope.activeWrite() == null) {
+            scope.register(cursor);
+        }
+        return cursor;
+    }
+
     /** Reads every row of {@code sql} on {@code c} with {@code reader}, before anything else runs on it. */
     <T> List<T> readAll(PooledConnection c, String sql, List<?> params, boolean large, ObjectTable<T> reader)
             throws SQLException {

@@ -224,6 +224,16 @@ public final class CollectionTable<O, A> {
         return reads.query(options, sql, params, large, mapper);
     }
 
+    /** A cursor over objects already read by {@link #queryAll}, registered with the request as cursors are. */
+    <T> CloseableIterator<T> cursorOver(QueryOptions options, List<T> rows) {
+        return statements.cursorOver(options, rows);
+    }
+
+    /** Every row of {@code sql} read at once through the point reader, for a result bounded by a LIMIT. */
+    <T> List<T> queryAll(QueryOptions options, String sql, List<?> params, CollectionReads.RowMapper<O, T> mapper) {
+        return reads.queryAll(options, sql, params, mapper);
+    }
+
     /** Reads one object from a row whose columns are the layout columns (for joins: the right side's). */
     O readObject(io.quackjvm.api.spi.RowSource row) throws SQLException {
         return schema.layout.read(row);

@@ -170,4 +170,92 @@ class CoveringIndexTest {
             }
         }
     }
+
+    /**
+     * A range or equality on a covering index is written with its bounds as SQL literals, read as a narrow answer
+     * first and, past {@code IndexResultSet.SMALL_RESULT} rows, read again whole: answers of every size, before and
+     * after optimize(), equal the filter over the objects.
+     */
+    @ParameterizedTest(name = "columnar {0}")
+    @ValueSource(booleans = {false, true})
+    void narrowAndWideAnswersAreWhole(boolean columnar) {
+        try (DuckDBPersistence<Item, Integer> p = persistence(columnar)) {
+            IndexedCollection<Item> c = new ConcurrentIndexedCollection<>(p);
+            c.addIndex(DuckDBIndex.onAttributeCovering(Item.SCORE));
+            List<Item> items = new ArrayList<>();
+            for (int i = 0; i < 3000; i++) {
+                items.add(item(i, (i * 7919) % 3000 - 1500.5, List.of()));
+            }
+            c.addAll(items);
+            for (int pass = 0; pass < 2; pass++) {
+                for (double[] b : new double[][]{{-10, 10}, {-1500.5, 1499.5}, {-1200, 300}, {0, 0}, {-0.5, -0.5}}) {
+                    List<Item> expected = new ArrayList<>();
+                    for (Item i : items) {
+                        double v = Item.SCORE.getValue(i, null);
+                        if (v >= b[0] && v <= b[1]) {
+                            expected.add(i);
+                        }
+                    }
+                    assertEquals(expected, all(c, between(Item.SCORE, b[0], b[1])), "between " + b[0] + " and " + b[1]);
+                    try (ResultSet<Item> rs = c.retrieve(between(Item.SCORE, b[0], b[1]))) {
+                        assertEquals(expected.size(), rs.size());
+                    }
+                }
+                assertEquals(1, all(c, equal(Item.SCORE, -0.5)).size());
+                assertEquals(1501, all(c, com.googlecode.cqengine.query.QueryFactory.lessThan(Item.SCORE, 0.0)).size());
+                assertEquals(1499, all(c, com.googlecode.cqengine.query.QueryFactory.greaterThan(Item.SCORE, 0.0)).size());
+                p.optimize();
+            }
+        }
+    }
+
+    /**
+     * Bounds written into SQL keep Java's semantics for strings that quote, look like SQL or placeholders, carry a
+     * NUL (bound as a parameter instead) or surrogates (blob layout: the columnar one cannot store an unpaired one).
+     */
+    @Test
+    void stringBoundsAreWrittenExactly() {
+        String[] names = {"it's", "a'b", "''", "?", "x\u0000y", "'; DROP TABLE items; --", "\uD83D\uDE00", "\uE000",
+                "\uD800", "a", "ab", "b", "", "\\'", "$1"};
+        try (DuckDBPersistence<Item, Integer> p = persistence(false)) {
+            IndexedCollection<Item> c = new ConcurrentIndexedCollection<>(p);
+            c.addIndex(DuckDBIndex.onAttributeCovering(Item.NAME));
+            List<Item> items = new ArrayList<>();
+            for (int i = 0; i < names.length; i++) {
+                items.add(Item.of(i, names[i], i, List.of()));
+            }
+            c.addAll(items);
+            for (int pass = 0; pass < 2; pass++) {
+                for (String a : names) {
+                    List<Item> eq = new ArrayList<>();
+                    List<Item> less = new ArrayList<>();
+                    for (Item i : items) {
+                        String v = Item.NAME.getValue(i, null);
+                        if (v.equals(a)) {
+                            eq.add(i);
+                        }
+                        if (v.compareTo(a) < 0) {
+                            less.add(i);
+                        }
+                    }
+                    assertEquals(eq, all(c, equal(Item.NAME, a)), "equal " + a);
+                    assertEquals(less, all(c, com.googlecode.cqengine.query.QueryFactory.lessThan(Item.NAME, a)), "lessThan " + a);
+                    for (String b : names) {
+                        if (a.compareTo(b) <= 0) {
+                            List<Item> in = new ArrayList<>();
+                            for (Item i : items) {
+                                String v = Item.NAME.getValue(i, null);
+                                if (v.compareTo(a) >= 0 && v.compareTo(b) < 0) {
+                                    in.add(i);
+                                }
+                            }
+                            assertEquals(in, all(c, between(Item.NAME, a, true, b, false)), a + " .. " + b);
+                        }
+                    }
+                }
+                p.optimize();
+            }
+            assertEquals(names.length, c.size(), "nothing a bound wrote into SQL changed the table");
+        }
+    }
 }

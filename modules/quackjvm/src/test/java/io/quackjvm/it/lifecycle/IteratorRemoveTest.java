@@ -14,6 +14,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 import java.nio.file.Path;
 import java.util.Iterator;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
@@ -99,6 +100,35 @@ class IteratorRemoveTest {
             assertEquals(20, cars.size());
             cars.removeIf(c -> true);
             assertTrue(cars.isEmpty());
+        }
+    }
+
+    /**
+     * An iterator over a covering index's answer (read at once when narrow) refuses remove() as CQEngine's result
+     * iterators do on the heap, and leaves the collection as it was.
+     */
+    @ParameterizedTest
+    @EnumSource(Kind.class)
+    void aCoveringIndexAnswerRefusesRemoveAsOnTheHeap(Kind kind) {
+        Car first = Car.firstN(1).get(0);
+        for (boolean duck : new boolean[]{false, true}) {
+            try (DuckDBPersistence<Car, Integer> p = DuckDBPersistence.onPrimaryKey(Car.CAR_ID)) {
+                IndexedCollection<Car> cars = duck ? kind.make.apply(p)
+                        : new com.googlecode.cqengine.ConcurrentIndexedCollection<>();
+                if (duck) {
+                    cars.addIndex(DuckDBIndex.onAttributeCovering(Car.MANUFACTURER));
+                }
+                cars.addAll(Car.firstN(60));
+                try (ResultSet<Car> rs = cars.retrieve(equal(Car.MANUFACTURER, first.manufacturer()))) {
+                    Iterator<Car> it = rs.iterator();
+                    Car seen = it.next();
+                    org.junit.jupiter.api.Assertions.assertThrows(UnsupportedOperationException.class, it::remove,
+                            duck ? "DuckDB" : "heap");
+                    assertTrue(cars.contains(seen));
+                    assertTrue(it.hasNext() || rs.size() == 1, "the iterator goes on");
+                }
+                assertEquals(60, cars.size());
+            }
         }
     }
 }
