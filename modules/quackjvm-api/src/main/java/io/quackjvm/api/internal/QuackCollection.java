@@ -66,12 +66,31 @@ public class QuackCollection<O> extends ConcurrentIndexedCollection<O> {
     }
 
     /**
+     * Whether {@code query} is one simple query, unordered, on an attribute with a covering {@code DuckDBIndex}:
+     * that index answers it from its own table (no key set, no object table), so CQEngine's engine, which hands it
+     * to the index, is the faster way.
+     */
+    private boolean onCoveringIndex(Query<O> query, QueryOptions options) {
+        if (!(query instanceof com.googlecode.cqengine.query.simple.SimpleQuery<O, ?> simple)
+                || query instanceof com.googlecode.cqengine.query.simple.ExistsIn
+                || options.get(OrderByOption.class) != null) {
+            return false;
+        }
+        for (IndexTable<O, ?> index : table.indexTables()) {
+            if (index.covering() && index.attribute().equals(simple.getAttribute())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
      * The statement fetching the objects of {@code query}, or {@code null} when CQEngine's engine must answer. An
      * {@code orderBy} on attributes DuckDB cannot order by as Java does (multi-valued, nullable, computed, strings
      * of a columnar field) is applied in Java with CQEngine's own comparator, after the statement.
      */
     private TranslatedResultSet.Plan<O> plan(Query<O> query, QueryOptions options) {
-        if (QuerySql.hasComparative(query)) {
+        if (QuerySql.hasComparative(query) || onCoveringIndex(query, options)) {
             return null;
         }
         QuerySql.Translation<O> translation = QuerySql.translate(table, query, options);

@@ -42,7 +42,7 @@ final class QueryFixture implements AutoCloseable {
         dealers = dbd.build();
         for (Attribute a : List.of(Auto.MAKER, Auto.DEALER, Auto.PRICE, Auto.COLOR, Auto.RATING, Auto.TAGS)) {
             if (r.nextInt(10) < 7) {
-                // scan, ART or covering (whose ranges and equalities are written with literal bounds)
+                // scan, ART or covering (a query on it alone is answered from the index table itself)
                 int strategy = r.nextInt(3);
                 autos.addIndex(strategy == 0 ? DuckDBIndex.onAttribute(a) : strategy == 1
                         ? DuckDBIndex.onAttributeWithArtIndex(a) : DuckDBIndex.onAttributeCovering(a));
