@@ -8,9 +8,7 @@ import io.quackjvm.api.spi.RowSource;
 
 import java.sql.SQLException;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.function.BiFunction;
 
@@ -114,16 +112,14 @@ public final class JoinSql<L, R> {
         left.checkOpen();
         right.checkOpen();
         int leftColumns = left.columnCount();
-        int keyColumn = leftColumns + right.columnCount();
-        String sql = "SELECT " + left.sqlColumns("l") + ", " + right.sqlColumns("r") + ", p.rk FROM (" + pairs
-                + ") p JOIN " + left.sqlName() + " l ON l." + CollectionSchema.KEY + " = p.lk JOIN " + right.sqlName()
-                + " r ON r." + CollectionSchema.KEY + " = p.rk";
+        String sql = "SELECT " + left.sqlColumns("l") + ", " + right.sqlColumns("r") + " FROM (" + pairs + ") p JOIN "
+                + left.sqlName() + " l ON l." + CollectionSchema.KEY + " = p.lk JOIN " + right.sqlName() + " r ON r."
+                + CollectionSchema.KEY + " = p.rk";
         QueryOptions options = new QueryOptions();
         Query<L> leftResidual = leftWhere == null ? null : leftWhere.residual();
         Query<R> rightResidual = rightWhere == null ? null : rightWhere.residual();
-        RightObjects<R> rights = new RightObjects<>(right);
         CloseableIterator<Object[]> rows = left.query(options, sql, params, true, (l, row) -> new Object[]{l,
-                rights.read(row, leftColumns, keyColumn)});
+                right.readObject(new Offset(row, leftColumns))});
         return new CloseableIterator<>() {
             private T next;
 
@@ -157,33 +153,6 @@ public final class JoinSql<L, R> {
                 rows.close();
             }
         };
-    }
-
-    /**
-     * The right-hand objects of one cursor, each read once: many pairs usually share a right object (every car of
-     * a dealer), and on the heap they share the instance too. Up to {@link #KEPT} objects are kept for the life
-     * of the cursor (beyond, the rest are read per pair), so a join whose right side is huge does not hold all of it.
-     */
-    private static final class RightObjects<R> {
-        static final int KEPT = 65_536;
-        private final CollectionTable<R, ?> table;
-        private final Map<Object, R> kept = new HashMap<>();
-
-        RightObjects(CollectionTable<R, ?> table) {
-            this.table = table;
-        }
-
-        R read(RowSource row, int offset, int keyColumn) throws SQLException {
-            Object key = table.keyType().read(row, keyColumn);
-            R object = kept.get(key);
-            if (object == null) {
-                object = table.readObject(new Offset(row, offset));
-                if (kept.size() < KEPT) {
-                    kept.put(key, object);
-                }
-            }
-            return object;
-        }
     }
 
     /** The columns of a row from {@code offset} on, as a row of their own. */
