@@ -25,9 +25,6 @@ import java.util.SplittableRandom;
  */
 public final class NarrowRangeLiterals {
 
-    private interface Probe {
-        int run(int i) throws Exception;
-    }
 
     public static void main(String[] args) throws Exception {
         int[] sizes = Arrays.stream((args.length > 0 ? args[0] : "500000,1000000,2000000,4000000").split(","))
@@ -95,7 +92,7 @@ public final class NarrowRangeLiterals {
             explain(c, "SELECT o_object FROM covart WHERE value BETWEEN " + lo[0] + " AND " + hi[0]);
             explain(c, "SELECT o_object FROM cov WHERE value >= CAST(" + lo[0] + " AS BIGINT) AND value <= CAST(" + hi[0] + " AS BIGINT)");
 
-            Map<String, Probe> probes = new LinkedHashMap<>();
+            Map<String, NarrowRangeShapes.Probe> probes = new LinkedHashMap<>();
             PreparedStatement covP = c.prepareStatement("SELECT o_object FROM cov WHERE value >= ? AND value <= ?");
             probes.put("sorted, parameters (today)", i -> range(covP, lo[i], hi[i]));
             probes.put("sorted, literals >= AND <=", i -> literal(c, "cov", ">= AND <=", lo[i], hi[i]));
@@ -121,26 +118,7 @@ public final class NarrowRangeLiterals {
                 try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT " + lo[i])) { rs.next(); return 0; }
             });
             probes.entrySet().removeIf(e -> !only.isEmpty() && !e.getKey().contains(only) && !e.getKey().contains("today"));
-            Map<String, long[]> times = new LinkedHashMap<>();
-            for (String k : probes.keySet()) times.put(k, new long[samples]);
-            int[] rows = new int[probes.size()];
-            for (int i = 0; i < samples; i++) {
-                int j = 0;
-                for (Map.Entry<String, Probe> e : probes.entrySet()) {
-                    long t = System.nanoTime();
-                    int m = e.getValue().run(i);
-                    times.get(e.getKey())[i] = System.nanoTime() - t;
-                    rows[j++] += m;
-                }
-            }
-            System.out.printf("%n## n = %,d (%d samples, load %s)%n| shape | median µs | rows |%n|---|--:|--:|%n", n, samples,
-                    Files.readString(Path.of("/proc/loadavg")).split(" ")[0]);
-            int j = 0;
-            for (Map.Entry<String, long[]> e : times.entrySet()) {
-                long[] t = e.getValue();
-                Arrays.sort(t, samples / 10, samples);
-                System.out.printf("| %s | %,.0f | %.1f |%n", e.getKey(), t[samples / 10 + (samples - samples / 10) / 2] / 1e3, rows[j++] / (double) samples);
-            }
+            NarrowRangeShapes.interleave(probes, n, samples);
             c.close();
         } finally {
             try (var w = Files.walk(dir)) { w.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete()); }

@@ -27,8 +27,36 @@ import java.util.SplittableRandom;
  */
 public final class NarrowRangeShapes {
 
-    private interface Probe {
+    /** One shape: runs sample {@code i}, returns the rows it read. */
+    interface Probe {
         int run(int i) throws Exception;
+    }
+
+    /**
+     * Runs every probe once per sample, in rotation, and prints a table of medians (after dropping the first tenth
+     * of the samples as warm-up) with the mean number of rows each read.
+     */
+    static void interleave(Map<String, Probe> probes, int n, int samples) throws Exception {
+        Map<String, long[]> times = new LinkedHashMap<>();
+        for (String k : probes.keySet()) times.put(k, new long[samples]);
+        int[] rows = new int[probes.size()];
+        for (int i = 0; i < samples; i++) {
+            int j = 0;
+            for (Map.Entry<String, Probe> e : probes.entrySet()) {
+                long t = System.nanoTime();
+                int m = e.getValue().run(i);
+                times.get(e.getKey())[i] = System.nanoTime() - t;
+                rows[j++] += m;
+            }
+        }
+        System.out.printf("%n## n = %,d (%d samples, load %s)%n| shape | median µs | rows |%n|---|--:|--:|%n", n, samples,
+                Files.readString(Path.of("/proc/loadavg")).split(" ")[0]);
+        int j = 0;
+        for (Map.Entry<String, long[]> e : times.entrySet()) {
+            long[] t = e.getValue();
+            Arrays.sort(t, samples / 10, samples);
+            System.out.printf("| %s | %,.0f | %.1f |%n", e.getKey(), t[samples / 10 + (samples - samples / 10) / 2] / 1e3, rows[j++] / (double) samples);
+        }
     }
 
     public static void main(String[] args) throws Exception {
@@ -125,26 +153,7 @@ public final class NarrowRangeShapes {
                 try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sb.append(')').toString())) { int m = 0; while (rs.next()) { rs.getBytes(1); m++; } return m; }
             });
             probes.entrySet().removeIf(e -> !only.isEmpty() && !e.getKey().contains(only) && !e.getKey().startsWith("today"));
-            Map<String, long[]> times = new LinkedHashMap<>();
-            for (String k : probes.keySet()) times.put(k, new long[samples]);
-            int[] rows = new int[probes.size()];
-            for (int i = 0; i < samples; i++) {
-                int j = 0;
-                for (Map.Entry<String, Probe> e : probes.entrySet()) {
-                    long t = System.nanoTime();
-                    int m = e.getValue().run(i);
-                    times.get(e.getKey())[i] = System.nanoTime() - t;
-                    rows[j++] += m;
-                }
-            }
-            System.out.printf("%n## n = %,d (%d samples, load %s)%n| shape | median µs | rows |%n|---|--:|--:|%n", n, samples,
-                    Files.readString(Path.of("/proc/loadavg")).split(" ")[0]);
-            int j = 0;
-            for (Map.Entry<String, long[]> e : times.entrySet()) {
-                long[] t = e.getValue();
-                Arrays.sort(t, samples / 10, samples);
-                System.out.printf("| %s | %,.0f | %.1f |%n", e.getKey(), t[samples / 10 + (samples - samples / 10) / 2] / 1e3, rows[j++] / (double) samples);
-            }
+            interleave(probes, n, samples);
             c.close();
         } finally {
             try (var w = Files.walk(dir)) { w.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete()); }
