@@ -60,23 +60,14 @@ final class TranslatedResultSet<O> extends ResultSet<O> {
 
     @Override
     public Iterator<O> iterator() {
-        if (byKeys) {
-            List<O> few = table.fewObjects(options, translation.keysSql(), translation.params(), FEW_KEYS);
-            if (few != null) {
-                Query<O> residual = translation.residual();
-                Iterator<O> matching = residual == null ? few.iterator()
-                        : new Filtered<>(new CollectionStatements.ListCursor<>(few), residual, options);
-                if (javaOrder == null) {
-                    return matching;
-                }
-                List<O> all = new ArrayList<>();
-                matching.forEachRemaining(all::add);
-                all.sort(javaOrder);
-                return all.iterator();
-            }
+        List<O> few = byKeys ? table.fewObjects(options, translation.keysSql(), translation.params(), FEW_KEYS) : null;
+        CloseableIterator<O> cursor;
+        if (few != null) {
+            cursor = new CollectionStatements.ListCursor<>(few);
+        } else {
+            cursor = table.query(options, sql, translation.params(), true, (o, row) -> o);
+            open.add(cursor);
         }
-        CloseableIterator<O> cursor = table.query(options, sql, translation.params(), true, (o, row) -> o);
-        open.add(cursor);
         Query<O> residual = translation.residual();
         Iterator<O> matching = residual == null ? cursor : new Filtered<>(cursor, residual, options);
         if (javaOrder == null) {
