@@ -162,9 +162,7 @@ final class CollectionReads<O, A> {
             PreparedStatement ps = c.prepare("SELECT " + CollectionSchema.KEY + " FROM (" + keysSql + ") LIMIT "
                     + (limit + 1));
             try {
-                for (int i = 0; i < params.size(); i++) {
-                    ps.setObject(i + 1, params.get(i));
-                }
+                CollectionStatements.bind(ps, params);
                 try (ResultSet rs = ps.executeQuery(); RowCursor rows = schema.db.reader(false).open(rs)) {
                     while (rows.next()) {
                         keys.add(schema.keyType.read(rows.row(), 0));

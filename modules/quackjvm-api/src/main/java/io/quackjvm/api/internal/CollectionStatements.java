@@ -343,7 +343,7 @@ final class CollectionStatements {
     }
 
     /** Binds parameters that are already in their stored form (keys through {@link KeyType#encode}). */
-    private static void bind(PreparedStatement ps, List<?> params) throws SQLException {
+    static void bind(PreparedStatement ps, List<?> params) throws SQLException {
         for (int i = 0; i < params.size(); i++) {
             ps.setObject(i + 1, params.get(i));
         }

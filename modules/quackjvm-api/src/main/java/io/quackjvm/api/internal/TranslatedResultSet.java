@@ -3,32 +3,25 @@ package io.quackjvm.api.internal;
 import com.googlecode.cqengine.index.support.CloseableIterator;
 import com.googlecode.cqengine.query.Query;
 import com.googlecode.cqengine.query.option.QueryOptions;
-import com.googlecode.cqengine.resultset.ResultSet;
 
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
 
 /**
- * The result of a whole query tree translated by {@link QuerySql}: one statement fetching the objects whose keys
- * the translation selects ({@code _key IN (keys)}, so each object once), optionally ordered in SQL, filtered in
- * Java by the residual when the translation is not complete. Lazy: nothing runs until it is used. {@code size()}
- * is a count when the translation is complete, else the number of objects iteration yields. Closing closes every
- * cursor it opened.
+ * The result of a whole query tree translated by {@link QuerySql}: the objects whose keys the translation selects
+ * (each object once), fetched by their keys when few match ({@link CollectionTable#fewObjects}) or else by one
+ * statement ({@code _key IN (keys)}), optionally ordered in SQL, filtered in Java by the residual when the
+ * translation is not complete. Lazy: nothing runs until it is used. {@code size()} is a count when the
+ * translation is complete, else the number of objects iteration yields. Closing closes every cursor it opened.
  */
-final class TranslatedResultSet<O> extends ResultSet<O> {
+final class TranslatedResultSet<O> extends SqlResultSet<O> {
 
-    private final CollectionTable<O, ?> table;
-    private final Query<O> query;
-    private final QueryOptions options;
     private final QuerySql.Translation<O> translation;
     private final String sql;
     private final Comparator<O> javaOrder;
     private final boolean byKeys;
-    private final List<CloseableIterator<O>> open = new ArrayList<>();
-    private int size = -1;
 
     /**
      * How a query is answered.
@@ -48,10 +41,12 @@ final class TranslatedResultSet<O> extends ResultSet<O> {
      */
     static final int FEW_KEYS = 256;
 
+    /** Below every index: the whole tree is answered in SQL. */
+    private static final int RETRIEVAL_COST = 10;
+
     TranslatedResultSet(CollectionTable<O, ?> table, Query<O> query, QueryOptions options, Plan<O> plan) {
-        this.table = table;
-        this.query = query;
-        this.options = options;
+        super(table, query, options, new SqlPredicate(plan.translation().keysSql(), plan.translation().params()),
+                RETRIEVAL_COST);
         this.translation = plan.translation();
         this.sql = plan.sql();
         this.javaOrder = plan.javaOrder();
@@ -59,17 +54,12 @@ final class TranslatedResultSet<O> extends ResultSet<O> {
     }
 
     @Override
-    public Iterator<O> iterator() {
+    CloseableIterator<O> openCursor() {
         List<O> few = byKeys ? table.fewObjects(options, translation.keysSql(), translation.params(), FEW_KEYS) : null;
-        CloseableIterator<O> cursor;
-        if (few != null) {
-            cursor = new CollectionStatements.ListCursor<>(few);
-        } else {
-            cursor = table.query(options, sql, translation.params(), true, (o, row) -> o);
-            open.add(cursor);
-        }
+        CloseableIterator<O> cursor = few != null ? new CollectionStatements.ListCursor<>(few)
+                : table.query(options, sql, translation.params(), true, (o, row) -> o);
         Query<O> residual = translation.residual();
-        Iterator<O> matching = residual == null ? cursor : new Filtered<>(cursor, residual, options);
+        CloseableIterator<O> matching = residual == null ? cursor : new Filtered<>(cursor, residual, options);
         if (javaOrder == null) {
             return matching;
         }
@@ -77,36 +67,33 @@ final class TranslatedResultSet<O> extends ResultSet<O> {
         try {
             matching.forEachRemaining(all::add);
         } finally {
-            cursor.close();
+            matching.close();
         }
         all.sort(javaOrder);
-        return all.iterator();
+        return new CollectionStatements.ListCursor<>(all);
     }
 
     @Override
-    public boolean contains(O object) {
-        return query.matches(object, options) && table.contains(object, options);
+    String countSql() {
+        return "SELECT count(*) FROM " + table.sqlName() + " WHERE " + CollectionSchema.KEY + " IN ("
+                + translation.keysSql() + ")";
     }
 
+    /** A count of the key set when the translation is complete, else the objects the residual lets through. */
     @Override
-    public boolean matches(O object) {
-        return query.matches(object, options);
-    }
-
-    @Override
-    public Query<O> getQuery() {
-        return query;
-    }
-
-    @Override
-    public QueryOptions getQueryOptions() {
-        return options;
-    }
-
-    /** Below every index: the whole tree is answered by one statement. */
-    @Override
-    public int getRetrievalCost() {
-        return 10;
+    long count() {
+        if (translation.complete()) {
+            return super.count();
+        }
+        long n = 0;
+        try (CloseableIterator<O> cursor = new Filtered<>(table.query(options, sql, translation.params(), true,
+                (o, row) -> o), translation.residual(), options)) {
+            while (cursor.hasNext()) {
+                cursor.next();
+                n++;
+            }
+        }
+        return n;
     }
 
     @Override
@@ -114,40 +101,9 @@ final class TranslatedResultSet<O> extends ResultSet<O> {
         return size();
     }
 
-    @Override
-    public int size() {
-        if (size < 0) {
-            if (translation.complete()) {
-                size = (int) Math.min(Integer.MAX_VALUE, table.queryLong(options, "SELECT count(*) FROM "
-                        + table.sqlName() + " WHERE " + CollectionSchema.KEY + " IN (" + translation.keysSql() + ")",
-                        translation.params()));
-            } else {
-                int n = 0;
-                try (CloseableIterator<O> cursor = table.query(options, sql, translation.params(), true,
-                        (o, row) -> o)) {
-                    Iterator<O> it = new Filtered<>(cursor, translation.residual(), options);
-                    while (it.hasNext()) {
-                        it.next();
-                        n++;
-                    }
-                }
-                size = n;
-            }
-        }
-        return size;
-    }
-
-    @Override
-    public void close() {
-        for (CloseableIterator<O> cursor : open) {
-            cursor.close();
-        }
-        open.clear();
-    }
-
     /** The objects of a cursor that match the residual query. */
-    private static final class Filtered<O> implements Iterator<O> {
-        final CloseableIterator<O> cursor;
+    private static final class Filtered<O> implements CloseableIterator<O> {
+        private final CloseableIterator<O> cursor;
         private final Query<O> residual;
         private final QueryOptions options;
         private O next;
@@ -177,6 +133,11 @@ final class TranslatedResultSet<O> extends ResultSet<O> {
             O o = next;
             next = null;
             return o;
+        }
+
+        @Override
+        public void close() {
+            cursor.close();
         }
     }
 }
