@@ -337,7 +337,7 @@ public final class AggregateSql<O> {
                 }
                 return out;
             } finally {
-                c.recycle(ps);
+                SqlLiterals.release(c, ps, sql);
             }
         } catch (SQLException e) {
             throw Failures.wrap("Aggregating collection '" + table.name() + "'", sql, e);

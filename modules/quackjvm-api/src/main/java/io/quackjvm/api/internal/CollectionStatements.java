@@ -261,7 +261,8 @@ final class CollectionStatements {
             bind(ps, params);
             rs = ps.executeQuery();
             RowCursor rows = db.reader(large).open(rs);
-            ObjectCursor<T> cursor = new ObjectCursor<>(db.resources(), db.describe(), c, ps, rs, rows, reader);
+            ObjectCursor<T> cursor = new ObjectCursor<>(db.resources(), db.describe(), c, ps, rs, rows, reader,
+                    SqlLiterals.oneShot(sql));
             if (scope != null) {
                 scope.register(cursor);
             }
@@ -269,7 +270,7 @@ final class CollectionStatements {
         } catch (SQLException | RuntimeException e) {
             closeQuietly(rs);
             if (ps != null) {
-                c.recycle(ps);
+                SqlLiterals.release(c, ps, sql);
             }
             c.close();
             throw e instanceof SQLException ? Failures.wrap("Querying collection '" + collection + "'", sql,
@@ -313,7 +314,7 @@ final class CollectionStatements {
             }
             return out;
         } finally {
-            c.recycle(ps);
+            SqlLiterals.release(c, ps, sql);
         }
     }
 
@@ -337,7 +338,7 @@ final class CollectionStatements {
                 }
                 return out;
             } finally {
-                c.recycle(ps);
+                SqlLiterals.release(c, ps, sql);
             }
         });
     }

@@ -26,8 +26,8 @@ final class ObjectCursor<O> implements CloseableIterator<O> {
     private O next;
 
     ObjectCursor(OpenResources registry, String database, PooledConnection connection, PreparedStatement statement,
-                 ResultSet resultSet, RowCursor rows, ObjectTable<O> layout) {
-        this.rows = new Rows(registry, connection, statement, resultSet, rows);
+                 ResultSet resultSet, RowCursor rows, ObjectTable<O> layout, boolean oneShot) {
+        this.rows = new Rows(registry, connection, statement, resultSet, rows, oneShot);
         this.layout = layout;
         this.database = database;
         registry.register(this.rows, this);
@@ -82,16 +82,19 @@ final class ObjectCursor<O> implements CloseableIterator<O> {
     private static final class Rows extends OpenResources.Held {
         private final PooledConnection connection;
         private final PreparedStatement statement;
+        /** Whether the statement carries literals and is closed rather than cached ({@link SqlLiterals#oneShot}). */
+        private final boolean oneShot;
         private final ResultSet resultSet;
         private final RowCursor cursor;
 
         Rows(OpenResources registry, PooledConnection connection, PreparedStatement statement, ResultSet resultSet,
-             RowCursor cursor) {
+             RowCursor cursor, boolean oneShot) {
             super(registry, "A result");
             this.connection = connection;
             this.statement = statement;
             this.resultSet = resultSet;
             this.cursor = cursor;
+            this.oneShot = oneShot;
         }
 
         @Override
@@ -106,7 +109,7 @@ final class ObjectCursor<O> implements CloseableIterator<O> {
             } catch (SQLException ignored) {
                 // closing a finished result
             }
-            connection.recycle(statement);
+            SqlLiterals.release(connection, statement, oneShot);
             connection.close();
         }
     }

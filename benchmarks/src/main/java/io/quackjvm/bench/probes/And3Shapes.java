@@ -1,0 +1,141 @@
+package io.quackjvm.bench.probes;
+
+import com.googlecode.cqengine.IndexedCollection;
+import com.googlecode.cqengine.query.Query;
+import com.googlecode.cqengine.resultset.ResultSet;
+import io.quackjvm.api.DuckDBDatabase;
+import io.quackjvm.api.DuckDBIndex;
+import io.quackjvm.bench.model.Car;
+import io.quackjvm.bench.model.CarGenerator;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import static com.googlecode.cqengine.query.QueryFactory.and;
+import static com.googlecode.cqengine.query.QueryFactory.between;
+import static com.googlecode.cqengine.query.QueryFactory.equal;
+
+/**
+ * Exploratory: where the time of the {@code and} of three indexed conditions goes, the library's statement against
+ * hand-written shapes over the same index tables (raw JDBC on the same file, after the library closed it).
+ * Arguments: N, rounds, file.
+ */
+public final class And3Shapes {
+    private And3Shapes() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        int n = Integer.parseInt(args[0]);
+        int rounds = Integer.parseInt(args[1]);
+        Path file = Path.of(args[2]);
+        Query<Car> and3 = and(equal(Car.MANUFACTURER, CarGenerator.manufacturer(7)), between(Car.PRICE, 30_000.0, 60_000.0),
+                equal(Car.YEAR, 2010));
+        boolean fresh = !Files.exists(file);
+        try (DuckDBDatabase db = DuckDBDatabase.builder().file(file).build()) {
+            IndexedCollection<Car> cars = db.collection(Car.CAR_ID).name("car").build();
+            if (fresh) {
+                cars.addIndex(DuckDBIndex.onAttribute(Car.MANUFACTURER));
+                cars.addIndex(DuckDBIndex.onAttribute(Car.PRICE));
+                cars.addIndex(DuckDBIndex.onAttribute(Car.YEAR));
+                for (int from = 0; from < n; from += 100_000) {
+                    cars.addAll(CarGenerator.cars(from, Math.min(100_000, n - from)));
+                }
+                db.optimize();
+            } else {
+                cars.addIndex(DuckDBIndex.onAttribute(Car.MANUFACTURER));
+                cars.addIndex(DuckDBIndex.onAttribute(Car.PRICE));
+                cars.addIndex(DuckDBIndex.onAttribute(Car.YEAR));
+            }
+            List<Double> lib = new ArrayList<>();
+            for (int r = 0; r < rounds + 5; r++) {
+                long t = System.nanoTime();
+                int c = 0;
+                try (ResultSet<Car> rs = cars.retrieve(and3)) {
+                    for (Car car : rs) {
+                        c++;
+                    }
+                }
+                if (r >= 5) {
+                    lib.add((System.nanoTime() - t) / 1e6);
+                }
+                if (r == 0) {
+                    System.out.println("library results " + c);
+                }
+            }
+            System.out.printf("library and3: median %.2f ms%n", median(lib));
+        }
+        try (Connection c = DriverManager.getConnection("jdbc:duckdb:" + file)) {
+            try (Statement s = c.createStatement(); java.sql.ResultSet rs = s.executeQuery(
+                    "SELECT table_name, estimated_size, column_count FROM duckdb_tables() ORDER BY 1")) {
+                while (rs.next()) {
+                    System.out.println(rs.getString(1) + " rows~" + rs.getLong(2) + " cols=" + rs.getInt(3));
+                }
+            }
+            if (System.getProperty("init") != null) {
+                try (Statement s = c.createStatement()) {
+                    s.execute(System.getProperty("init"));
+                }
+            }
+            Map<String, String> shapes = new LinkedHashMap<>();
+            for (int i = 3; i < args.length; i += 2) {
+                shapes.put(args[i], args[i + 1]);
+            }
+            Map<String, List<Double>> times = new LinkedHashMap<>();
+            Map<String, PreparedStatement> ps = new LinkedHashMap<>();
+            for (var e : shapes.entrySet()) {
+                PreparedStatement st = c.prepareStatement(e.getValue());
+                String[] ps0 = System.getProperty("params", "").split(",");
+                int marks = (int) e.getValue().chars().filter(ch -> ch == '?').count();
+                for (int k = 0; k < marks; k++) {
+                    String v = ps0[k];
+                    try {
+                        st.setLong(k + 1, Long.parseLong(v));
+                    } catch (NumberFormatException x) {
+                        st.setString(k + 1, v);
+                    }
+                }
+                ps.put(e.getKey(), st);
+                times.put(e.getKey(), new ArrayList<>());
+            }
+            for (int r = 0; r < rounds + 5; r++) {
+                for (var e : ps.entrySet()) {
+                    long t = System.nanoTime();
+                    long rows = 0;
+                    try (java.sql.ResultSet rs = e.getValue().executeQuery()) {
+                        int cols = rs.getMetaData().getColumnCount();
+                        while (rs.next()) {
+                            for (int k = 1; k <= cols; k++) {
+                                rs.getObject(k);
+                            }
+                            rows++;
+                        }
+                    }
+                    if (r >= 5) {
+                        times.get(e.getKey()).add((System.nanoTime() - t) / 1e6);
+                    }
+                    if (r == 0) {
+                        System.out.println(e.getKey() + " rows=" + rows);
+                    }
+                }
+            }
+            for (var e : times.entrySet()) {
+                System.out.printf("| %s | %.2f |%n", e.getKey(), median(e.getValue()));
+            }
+        }
+    }
+
+    private static double median(List<Double> v) {
+        List<Double> s = new ArrayList<>(v);
+        Collections.sort(s);
+        return s.get(s.size() / 2);
+    }
+}

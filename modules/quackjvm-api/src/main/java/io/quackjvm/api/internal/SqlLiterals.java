@@ -1,0 +1,142 @@
+package io.quackjvm.api.internal;
+
+import java.math.BigInteger;
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * Writes stored values ({@link io.quackjvm.api.spi.ValueType} forms) into SQL as literals, exactly and safely,
+ * for the statements DuckDB plans better with constants than with parameters (see {@link SqlPredicate#inlined()}).
+ * Such a statement carries {@link #MARK}, so that whoever prepared it closes it after use ({@link #release})
+ * instead of keeping it in the connection's statement cache, where statements that never recur would push out
+ * those that do. A stored form is already the value DuckDB compares, so writing it exactly keeps
+ * Java's ordering: a number is its decimal digits inside a {@code CAST} to the column's integer type, a string is
+ * quoted with every quote doubled (DuckDB's standard strings know no other escape), a UUID is its canonical text
+ * cast to {@code UUID}. Anything else, and any string that DuckDB's SQL text could not carry unchanged (a NUL
+ * char, an unpaired surrogate), is refused with {@code null}, and the caller binds it as a parameter instead.
+ * Stateless and thread-safe.
+ */
+final class SqlLiterals {
+
+    /** The comment that starts a statement written with literals; DuckDB ignores it. */
+    static final String MARK = "/*quackjvm:literals*/ ";
+
+    private SqlLiterals() {
+    }
+
+    /** Whether {@code sql} carries values as literals ({@link #MARK}), so that it will not recur. */
+    static boolean oneShot(String sql) {
+        return sql.contains(MARK);
+    }
+
+    /**
+     * Gives a statement back to its connection after use: into the statement cache, or closed first when its SQL
+     * is {@linkplain #oneShot one-shot} (a closed statement is never cached).
+     */
+    static void release(io.quackjvm.api.spi.PooledConnection c, java.sql.PreparedStatement ps, String sql) {
+        release(c, ps, oneShot(sql));
+    }
+
+    /** As {@link #release(io.quackjvm.api.spi.PooledConnection, java.sql.PreparedStatement, String)}. */
+    static void release(io.quackjvm.api.spi.PooledConnection c, java.sql.PreparedStatement ps, boolean oneShot) {
+        if (oneShot) {
+            try {
+                ps.close();
+            } catch (java.sql.SQLException ignored) {
+                // a statement that cannot close is dropped by the connection's recycle
+            }
+        }
+        c.recycle(ps);
+    }
+
+    /** The SQL literal of a stored value, or {@code null} when it has none that is certainly exact. */
+    static String literal(Object stored) {
+        if (stored instanceof Long v) {
+            return "CAST(" + v + " AS BIGINT)";
+        }
+        if (stored instanceof Integer v) {
+            return "CAST(" + v + " AS INTEGER)";
+        }
+        if (stored instanceof Short v) {
+            return "CAST(" + v + " AS SMALLINT)";
+        }
+        if (stored instanceof Byte v) {
+            return "CAST(" + v + " AS TINYINT)";
+        }
+        if (stored instanceof Boolean v) {
+            return v ? "TRUE" : "FALSE";
+        }
+        if (stored instanceof BigInteger v) {
+            // HUGEINT stored forms (Instant, LocalDateTime); a string cast, so a large literal never becomes a DOUBLE.
+            return v.bitLength() <= 127 ? "CAST('" + v + "' AS HUGEINT)" : null;
+        }
+        if (stored instanceof UUID v) {
+            return "CAST('" + v + "' AS UUID)";
+        }
+        if (stored instanceof String v) {
+            return string(v);
+        }
+        return null;
+    }
+
+    /** {@code 'text'} with quotes doubled, or {@code null} for a NUL char or an unpaired surrogate. */
+    static String string(String s) {
+        StringBuilder sb = new StringBuilder(s.length() + 2).append('\'');
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c == 0) {
+                return null;
+            }
+            if (Character.isHighSurrogate(c)) {
+                if (i + 1 == s.length() || !Character.isLowSurrogate(s.charAt(i + 1))) {
+                    return null;
+                }
+                sb.append(c).append(s.charAt(++i));
+                continue;
+            }
+            if (Character.isLowSurrogate(c)) {
+                return null;
+            }
+            sb.append(c == '\'' ? "''" : String.valueOf(c));
+        }
+        return sb.append('\'').toString();
+    }
+
+    /**
+     * {@code sql} with each {@code ?} placeholder replaced by the literal of the parameter in its place, or
+     * {@code null} when one of them has no exact literal. The placeholders are found in {@code sql} only (a
+     * literal written in may itself contain a {@code ?}), outside quoted identifiers and string literals.
+     */
+    static String inline(String sql, List<Object> params) {
+        StringBuilder sb = new StringBuilder(sql.length() + 32 * params.size());
+        int next = 0;
+        char quote = 0;
+        for (int i = 0; i < sql.length(); i++) {
+            char c = sql.charAt(i);
+            if (quote != 0) {
+                quote = c == quote ? 0 : quote;
+                sb.append(c);
+                continue;
+            }
+            if (c == '"' || c == '\'') {
+                quote = c;
+            }
+            if (c != '?') {
+                sb.append(c);
+                continue;
+            }
+            if (next == params.size()) {
+                throw new IllegalStateException("More placeholders than parameters in " + sql);
+            }
+            String literal = literal(params.get(next++));
+            if (literal == null) {
+                return null;
+            }
+            sb.append(literal);
+        }
+        if (next != params.size()) {
+            throw new IllegalStateException("Fewer placeholders than parameters in " + sql);
+        }
+        return sb.toString();
+    }
+}

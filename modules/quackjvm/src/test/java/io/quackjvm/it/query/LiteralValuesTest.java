@@ -1,0 +1,117 @@
+package io.quackjvm.it.query;
+
+import com.googlecode.cqengine.ConcurrentIndexedCollection;
+import com.googlecode.cqengine.IndexedCollection;
+import com.googlecode.cqengine.attribute.Attribute;
+import com.googlecode.cqengine.index.hash.HashIndex;
+import com.googlecode.cqengine.index.navigable.NavigableIndex;
+import com.googlecode.cqengine.query.Query;
+import com.googlecode.cqengine.resultset.ResultSet;
+import io.quackjvm.api.ColumnarLayout;
+import io.quackjvm.api.DuckDBDatabase;
+import io.quackjvm.api.DuckDBIndex;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeSet;
+
+import static com.googlecode.cqengine.query.QueryFactory.and;
+import static com.googlecode.cqengine.query.QueryFactory.between;
+import static com.googlecode.cqengine.query.QueryFactory.equal;
+import static com.googlecode.cqengine.query.QueryFactory.greaterThan;
+import static com.googlecode.cqengine.query.QueryFactory.in;
+import static com.googlecode.cqengine.query.QueryFactory.lessThan;
+import static com.googlecode.cqengine.query.QueryFactory.not;
+import static com.googlecode.cqengine.query.QueryFactory.or;
+import static com.googlecode.cqengine.query.QueryFactory.startsWith;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+
+/**
+ * A query tree over several relations is sent to DuckDB with its values written into the SQL as literals
+ * (a single condition keeps its parameters). Values that SQL text must quote or cannot carry (quotes, question
+ * marks, a NUL char, surrogate pairs, the empty string, signed zeros, NaN, the extremes of each type) give the
+ * heap's answers, on both layouts, with every attribute evaluated by DuckDB alone ({@link Auto#strict}).
+ */
+class LiteralValuesTest {
+
+    private static final List<String> MAKERS = List.of("it's", "a?b", "x\"y", "\u0000nul", "nul\u0000", "\uD83D\uDE00",
+            "", "'", "?", "bmw", "b'm'w", "a\\b", "/*quackjvm:literals*/");
+    private static final List<Double> RATINGS = List.of(-0.0, 0.0, Double.NaN, Double.NEGATIVE_INFINITY,
+            Double.POSITIVE_INFINITY, Double.MIN_VALUE, -Double.MIN_VALUE, Double.MAX_VALUE, 1.5);
+    private static final List<Long> PRICES = List.of(Long.MIN_VALUE, -1L, 0L, 1L, Long.MAX_VALUE);
+
+    @AfterEach
+    void relax() {
+        Auto.strict = false;
+    }
+
+    @ParameterizedTest(name = "columnar {0}")
+    @ValueSource(booleans = {false, true})
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    void awkwardValuesInTreesGiveTheHeapsAnswers(boolean columnar) {
+        List<Auto> autos = new ArrayList<>();
+        int id = 0;
+        for (String maker : MAKERS) {
+            for (double rating : RATINGS) {
+                long price = PRICES.get(id % PRICES.size());
+                autos.add(new Auto(id, maker, id % 7, price, id % 2 == 0, id % 3 == 0 ? null : maker, rating,
+                        id * 10, List.of(maker, "t" + (id % 4))));
+                id++;
+            }
+        }
+        IndexedCollection<Auto> heap = new ConcurrentIndexedCollection<>();
+        heap.addIndex(HashIndex.onAttribute(Auto.MAKER));
+        heap.addIndex(NavigableIndex.onAttribute(Auto.RATING));
+        heap.addAll(autos);
+        try (DuckDBDatabase db = DuckDBDatabase.builder().build()) {
+            DuckDBDatabase.CollectionBuilder<Auto, Integer> b = db.collection(Auto.ID).name("auto");
+            if (columnar) {
+                b.columnarLayout(ColumnarLayout.ofRecord(Auto.class));
+            }
+            IndexedCollection<Auto> duck = b.build();
+            for (Attribute a : List.of(Auto.MAKER, Auto.PRICE, Auto.RATING, Auto.TAGS, Auto.COLOR)) {
+                duck.addIndex(DuckDBIndex.onAttribute(a));
+            }
+            duck.addAll(autos);
+            List<Query<Auto>> queries = new ArrayList<>();
+            for (String maker : MAKERS) {
+                queries.add(and(equal(Auto.MAKER, maker), greaterThan(Auto.RATING, -0.0)));
+                queries.add(and(equal(Auto.TAGS, maker), lessThan(Auto.PRICE, 1L)));
+                queries.add(or(equal(Auto.COLOR, maker), equal(Auto.RATING, Double.NaN)));
+                queries.add(and(startsWith(Auto.MAKER, maker), not(equal(Auto.RATING, 0.0))));
+                queries.add(and(in(Auto.MAKER, maker, "bmw"), between(Auto.PRICE, Long.MIN_VALUE, 0L)));
+            }
+            for (double r : RATINGS) {
+                queries.add(and(equal(Auto.RATING, r), not(equal(Auto.MAKER, "it's"))));
+                if (!Double.isNaN(r)) { // the heap's NavigableIndex refuses a range from NaN (above +inf) up
+                    queries.add(and(between(Auto.RATING, r, Double.POSITIVE_INFINITY), equal(Auto.TAGS, "t1")));
+                }
+                queries.add(or(lessThan(Auto.RATING, r), equal(Auto.PRICE, Long.MAX_VALUE)));
+            }
+            int nonEmpty = 0;
+            for (Query<Auto> q : queries) {
+                TreeSet<Integer> expected = new TreeSet<>();
+                try (ResultSet<Auto> rs = heap.retrieve(q)) {
+                    rs.forEach(a -> expected.add(a.id()));
+                }
+                TreeSet<Integer> actual = new TreeSet<>();
+                int size;
+                Auto.strict = true;
+                try (ResultSet<Auto> rs = duck.retrieve(q)) {
+                    rs.forEach(a -> actual.add(a.id()));
+                    size = rs.size();
+                } finally {
+                    Auto.strict = false;
+                }
+                assertEquals(expected, actual, q.toString());
+                assertEquals(expected.size(), size, "size() of " + q);
+                nonEmpty += expected.isEmpty() ? 0 : 1;
+            }
+            assertFalse(nonEmpty < queries.size() / 2, "most queries select something: " + nonEmpty);
+        }
+    }
+}
