@@ -177,7 +177,7 @@ final class CollectionReads<O, A> {
             }
             List<O> objects = new java.util.ArrayList<>(keys.size());
             if (!keys.isEmpty()) {
-                new KeyBatches<>(schema, limit).forStoredObjects(c, keys, (key, stored) -> objects.add(stored));
+                new KeyBatches<>(schema, limit).forStoredObjectsOnce(c, keys, (key, stored) -> objects.add(stored));
             }
             return objects;
         });

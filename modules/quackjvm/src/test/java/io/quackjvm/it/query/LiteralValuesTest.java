@@ -3,6 +3,8 @@ package io.quackjvm.it.query;
 import com.googlecode.cqengine.ConcurrentIndexedCollection;
 import com.googlecode.cqengine.IndexedCollection;
 import com.googlecode.cqengine.attribute.Attribute;
+import com.googlecode.cqengine.attribute.SimpleAttribute;
+import com.googlecode.cqengine.query.option.QueryOptions;
 import com.googlecode.cqengine.index.hash.HashIndex;
 import com.googlecode.cqengine.index.navigable.NavigableIndex;
 import com.googlecode.cqengine.query.Query;
@@ -12,7 +14,7 @@ import io.quackjvm.api.DuckDBDatabase;
 import io.quackjvm.api.DuckDBIndex;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -34,7 +36,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
  * A query tree over several relations is sent to DuckDB with its values written into the SQL as literals
  * (a single condition keeps its parameters). Values that SQL text must quote or cannot carry (quotes, question
  * marks, a NUL char, surrogate pairs, the empty string, signed zeros, NaN, the extremes of each type) give the
- * heap's answers, on both layouts, with every attribute evaluated by DuckDB alone ({@link Auto#strict}).
+ * heap's answers, on both layouts and with String keys holding the same values (the few matches of a query are
+ * fetched by their keys written as literals), with every attribute evaluated by DuckDB alone ({@link Auto#strict}).
  */
 class LiteralValuesTest {
 
@@ -44,15 +47,20 @@ class LiteralValuesTest {
             Double.POSITIVE_INFINITY, Double.MIN_VALUE, -Double.MIN_VALUE, Double.MAX_VALUE, 1.5);
     private static final List<Long> PRICES = List.of(Long.MIN_VALUE, -1L, 0L, 1L, Long.MAX_VALUE);
 
+    /** A String primary key holding each awkward maker, so that the few matches are fetched by literal keys too. */
+    static final SimpleAttribute<Auto, String> MAKER_ID = new SimpleAttribute<>(Auto.class, String.class, "makerId") {
+        @Override public String getValue(Auto o, QueryOptions q) { return o.maker() + "|" + o.id(); }
+    };
+
     @AfterEach
     void relax() {
         Auto.strict = false;
     }
 
-    @ParameterizedTest(name = "columnar {0}")
-    @ValueSource(booleans = {false, true})
+    @ParameterizedTest(name = "columnar {0}, String keys {1}")
+    @CsvSource({"false,false", "true,false", "false,true"})
     @SuppressWarnings({"unchecked", "rawtypes"})
-    void awkwardValuesInTreesGiveTheHeapsAnswers(boolean columnar) {
+    void awkwardValuesInTreesGiveTheHeapsAnswers(boolean columnar, boolean stringKeys) {
         List<Auto> autos = new ArrayList<>();
         int id = 0;
         for (String maker : MAKERS) {
@@ -68,11 +76,16 @@ class LiteralValuesTest {
         heap.addIndex(NavigableIndex.onAttribute(Auto.RATING));
         heap.addAll(autos);
         try (DuckDBDatabase db = DuckDBDatabase.builder().build()) {
-            DuckDBDatabase.CollectionBuilder<Auto, Integer> b = db.collection(Auto.ID).name("auto");
-            if (columnar) {
-                b.columnarLayout(ColumnarLayout.ofRecord(Auto.class));
+            IndexedCollection<Auto> duck;
+            if (stringKeys) {
+                duck = db.collection(MAKER_ID).name("auto").build();
+            } else {
+                DuckDBDatabase.CollectionBuilder<Auto, Integer> b = db.collection(Auto.ID).name("auto");
+                if (columnar) {
+                    b.columnarLayout(ColumnarLayout.ofRecord(Auto.class));
+                }
+                duck = b.build();
             }
-            IndexedCollection<Auto> duck = b.build();
             for (Attribute a : List.of(Auto.MAKER, Auto.PRICE, Auto.RATING, Auto.TAGS, Auto.COLOR)) {
                 duck.addIndex(DuckDBIndex.onAttribute(a));
             }
