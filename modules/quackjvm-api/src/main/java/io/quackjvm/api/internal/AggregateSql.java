@@ -337,7 +337,7 @@ public final class AggregateSql<O> {
                 }
                 return out;
             } finally {
-                SqlLiterals.release(c, ps, sql);
+                c.recycle(ps);
             }
         } catch (SQLException e) {
             throw Failures.wrap("Aggregating collection '" + table.name() + "'", sql, e);

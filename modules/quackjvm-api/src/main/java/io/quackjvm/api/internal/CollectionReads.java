@@ -159,8 +159,8 @@ final class CollectionReads<O, A> {
             // stops streaming at limit + 1 and the caller falls back, even if some rows repeat a key.
             java.util.Set<A> keys = new java.util.LinkedHashSet<>();
             int rowCount = 0;
-            String sql = "SELECT " + CollectionSchema.KEY + " FROM (" + keysSql + ") LIMIT " + (limit + 1);
-            PreparedStatement ps = c.prepare(sql);
+            PreparedStatement ps = c.prepare("SELECT " + CollectionSchema.KEY + " FROM (" + keysSql + ") LIMIT "
+                    + (limit + 1));
             try {
                 CollectionStatements.bind(ps, params);
                 try (ResultSet rs = ps.executeQuery(); RowCursor rows = schema.db.reader(false).open(rs)) {
@@ -170,7 +170,7 @@ final class CollectionReads<O, A> {
                     }
                 }
             } finally {
-                SqlLiterals.release(c, ps, sql);
+                c.recycle(ps);
             }
             if (rowCount > limit) {
                 return null;

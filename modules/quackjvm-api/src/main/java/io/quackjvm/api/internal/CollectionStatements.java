@@ -261,8 +261,7 @@ final class CollectionStatements {
             bind(ps, params);
             rs = ps.executeQuery();
             RowCursor rows = db.reader(large).open(rs);
-            ObjectCursor<T> cursor = new ObjectCursor<>(db.resources(), db.describe(), c, ps, rs, rows, reader,
-                    SqlLiterals.oneShot(sql));
+            ObjectCursor<T> cursor = new ObjectCursor<>(db.resources(), db.describe(), c, ps, rs, rows, reader);
             if (scope != null) {
                 scope.register(cursor);
             }
@@ -270,7 +269,7 @@ final class CollectionStatements {
         } catch (SQLException | RuntimeException e) {
             closeQuietly(rs);
             if (ps != null) {
-                SqlLiterals.release(c, ps, sql);
+                c.recycle(ps);
             }
             c.close();
             throw e instanceof SQLException ? Failures.wrap("Querying collection '" + collection + "'", sql,
@@ -314,7 +313,7 @@ final class CollectionStatements {
             }
             return out;
         } finally {
-            SqlLiterals.release(c, ps, sql);
+            c.recycle(ps);
         }
     }
 
@@ -338,7 +337,7 @@ final class CollectionStatements {
                 }
                 return out;
             } finally {
-                SqlLiterals.release(c, ps, sql);
+                c.recycle(ps);
             }
         });
     }

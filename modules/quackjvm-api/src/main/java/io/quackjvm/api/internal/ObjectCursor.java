@@ -26,8 +26,8 @@ final class ObjectCursor<O> implements CloseableIterator<O> {
     private O next;
 
     ObjectCursor(OpenResources registry, String database, PooledConnection connection, PreparedStatement statement,
-                 ResultSet resultSet, RowCursor rows, ObjectTable<O> layout, boolean oneShot) {
-        this.rows = new Rows(registry, connection, statement, resultSet, rows, oneShot);
+                 ResultSet resultSet, RowCursor rows, ObjectTable<O> layout) {
+        this.rows = new Rows(registry, connection, statement, resultSet, rows);
         this.layout = layout;
         this.database = database;
         registry.register(this.rows, this);
@@ -82,19 +82,16 @@ final class ObjectCursor<O> implements CloseableIterator<O> {
     private static final class Rows extends OpenResources.Held {
         private final PooledConnection connection;
         private final PreparedStatement statement;
-        /** Whether the statement carries literals and is closed rather than cached ({@link SqlLiterals#oneShot}). */
-        private final boolean oneShot;
         private final ResultSet resultSet;
         private final RowCursor cursor;
 
         Rows(OpenResources registry, PooledConnection connection, PreparedStatement statement, ResultSet resultSet,
-             RowCursor cursor, boolean oneShot) {
+             RowCursor cursor) {
             super(registry, "A result");
             this.connection = connection;
             this.statement = statement;
             this.resultSet = resultSet;
             this.cursor = cursor;
-            this.oneShot = oneShot;
         }
 
         @Override
@@ -109,7 +106,7 @@ final class ObjectCursor<O> implements CloseableIterator<O> {
             } catch (SQLException ignored) {
                 // closing a finished result
             }
-            SqlLiterals.release(connection, statement, oneShot);
+            connection.recycle(statement);
             connection.close();
         }
     }

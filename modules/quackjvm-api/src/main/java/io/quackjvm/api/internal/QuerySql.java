@@ -106,20 +106,7 @@ public final class QuerySql {
             return new Translation<>(null, List.of(), residual, why[0]);
         }
         SqlPredicate keys = intersect(pushed, ranks);
-        if (joinsRelations(keys.sql())) {
-            keys = keys.inlined();
-        }
         return new Translation<>(keys.sql(), keys.params(), residual, residual == null ? null : why[0]);
-    }
-
-    /**
-     * Whether a key set's SQL reads more than one relation (an {@code and}, {@code or}, {@code not} or
-     * {@code existsIn}): its values are then written in as literals ({@link SqlPredicate#inlined()}), which lets
-     * DuckDB order the semi-joins by what each condition keeps. A single condition keeps its parameters and its
-     * cached statement, which costs less than planning a new one.
-     */
-    private static boolean joinsRelations(String sql) {
-        return sql.indexOf("SELECT ", sql.indexOf("SELECT ") + 1) >= 0;
     }
 
     /** Whether {@code query} contains a {@code min}/{@code max}, which only CQEngine's engine can evaluate. */

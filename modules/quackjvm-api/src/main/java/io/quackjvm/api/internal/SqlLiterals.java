@@ -6,10 +6,10 @@ import java.util.UUID;
 
 /**
  * Writes stored values ({@link io.quackjvm.api.spi.ValueType} forms) into SQL as literals, exactly and safely,
- * for the statements DuckDB plans better with constants than with parameters (see {@link SqlPredicate#inlined()}).
- * Such a statement carries {@link #MARK}, so that whoever prepared it closes it after use ({@link #release})
- * instead of keeping it in the connection's statement cache, where statements that never recur would push out
- * those that do. A stored form is already the value DuckDB compares, so writing it exactly keeps
+ * for the statements DuckDB runs faster with constants than with parameters even though it must plan them anew
+ * (the objects of a query's few matches, {@link KeyBatches#forStoredObjectsOnce}). Such a statement carries
+ * {@link #MARK} and is closed after use ({@link #release}) instead of kept in the connection's statement cache,
+ * where statements that never recur would push out those that do. A stored form is already the value DuckDB compares, so writing it exactly keeps
  * Java's ordering: a number is its decimal digits inside a {@code CAST} to the column's integer type, a string is
  * quoted with every quote doubled (DuckDB's standard strings know no other escape), a UUID is its canonical text
  * cast to {@code UUID}. Anything else, and any string that DuckDB's SQL text could not carry unchanged (a NUL
@@ -100,43 +100,5 @@ final class SqlLiterals {
             sb.append(c == '\'' ? "''" : String.valueOf(c));
         }
         return sb.append('\'').toString();
-    }
-
-    /**
-     * {@code sql} with each {@code ?} placeholder replaced by the literal of the parameter in its place, or
-     * {@code null} when one of them has no exact literal. The placeholders are found in {@code sql} only (a
-     * literal written in may itself contain a {@code ?}), outside quoted identifiers and string literals.
-     */
-    static String inline(String sql, List<Object> params) {
-        StringBuilder sb = new StringBuilder(sql.length() + 32 * params.size());
-        int next = 0;
-        char quote = 0;
-        for (int i = 0; i < sql.length(); i++) {
-            char c = sql.charAt(i);
-            if (quote != 0) {
-                quote = c == quote ? 0 : quote;
-                sb.append(c);
-                continue;
-            }
-            if (c == '"' || c == '\'') {
-                quote = c;
-            }
-            if (c != '?') {
-                sb.append(c);
-                continue;
-            }
-            if (next == params.size()) {
-                throw new IllegalStateException("More placeholders than parameters in " + sql);
-            }
-            String literal = literal(params.get(next++));
-            if (literal == null) {
-                return null;
-            }
-            sb.append(literal);
-        }
-        if (next != params.size()) {
-            throw new IllegalStateException("Fewer placeholders than parameters in " + sql);
-        }
-        return sb.toString();
     }
 }

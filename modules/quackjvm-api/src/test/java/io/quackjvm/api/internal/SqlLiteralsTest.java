@@ -28,7 +28,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 
 /**
  * Every literal {@link SqlLiterals} writes is, in real DuckDB, exactly the stored form it stands for: for each
@@ -102,34 +101,13 @@ class SqlLiteralsTest {
         assertNull(SqlLiterals.literal(1.5d), "a double is never a stored form");
         assertNull(SqlLiterals.literal(new byte[]{1}));
         assertNull(SqlLiterals.literal(BigInteger.TWO.pow(127)), "beyond HUGEINT");
-        assertNull(SqlLiterals.inline("value = ? AND value < ?", List.of("a", "b\u0000")));
-        SqlPredicate p = new SqlPredicate("value = ?", List.of("x\u0000"));
-        assertEquals(p, p.inlined(), "falls back to the parameter");
     }
 
-    /** Placeholders are found in the template only: a literal containing '?' is not substituted again. */
-    @Test
-    void inlinesPlaceholdersInOrder() {
-        assertEquals("value >= '?' AND value <= 'it''s'",
-                SqlLiterals.inline("value >= ? AND value <= ?", List.of("?", "it's")));
-        assertEquals("value IN (CAST(1 AS INTEGER), CAST(-2 AS INTEGER))",
-                SqlLiterals.inline("value IN (?, ?)", List.of(1, -2)));
-        assertThrows(IllegalStateException.class, () -> SqlLiterals.inline("value = ?", List.of()));
-        assertThrows(IllegalStateException.class, () -> SqlLiterals.inline("value = ?", List.of(1, 2)));
-        assertEquals(new SqlPredicate(SqlLiterals.MARK + "value = CAST(7 AS BIGINT)", List.of()),
-                new SqlPredicate("value = ?", List.of(7L)).inlined());
-        assertEquals("SELECT \"a?b\"\"?\" FROM t WHERE 'it''s?' = 'it''s?' AND x = CAST(3 AS INTEGER)",
-                SqlLiterals.inline("SELECT \"a?b\"\"?\" FROM t WHERE 'it''s?' = ? AND x = ?", List.of("it's?", 3)),
-                "no placeholder inside quoted identifiers or strings");
-    }
-
-    /** A statement written with literals is marked one-shot, and only such a statement. */
+    /** A statement carrying literals is marked one-shot, and only such a statement. */
     @Test
     void marksOneShotStatements() {
-        SqlPredicate p = new SqlPredicate("SELECT _key FROM t WHERE value = ?", List.of(7));
-        assertTrue(SqlLiterals.oneShot("SELECT count(*) FROM (" + p.inlined().sql() + ")"));
-        assertFalse(SqlLiterals.oneShot(p.sql()));
-        assertFalse(SqlLiterals.oneShot(new SqlPredicate("SELECT 1", List.of()).inlined().sql()));
+        assertTrue(SqlLiterals.oneShot("SELECT count(*) FROM (" + SqlLiterals.MARK + "SELECT 7)"));
+        assertFalse(SqlLiterals.oneShot("SELECT _key FROM t WHERE value = ?"));
     }
 
     /** A one-shot statement is closed before it goes back to its connection, so it never enters the cache. */
@@ -142,7 +120,7 @@ class SqlLiteralsTest {
             @Override public void recycle(PreparedStatement statement) { recycled.add(statement); }
             @Override public void close() { }
         };
-        String once = new SqlPredicate("SELECT ? AS v", List.of(7)).inlined().sql();
+        String once = SqlLiterals.MARK + "SELECT " + SqlLiterals.literal(7) + " AS v";
         PreparedStatement literal = pooled.prepare(once);
         PreparedStatement kept = pooled.prepare("SELECT ? AS v");
         SqlLiterals.release(pooled, literal, once);

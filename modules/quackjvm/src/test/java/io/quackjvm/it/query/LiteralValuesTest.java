@@ -33,11 +33,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
 /**
- * A query tree over several relations is sent to DuckDB with its values written into the SQL as literals
- * (a single condition keeps its parameters). Values that SQL text must quote or cannot carry (quotes, question
- * marks, a NUL char, surrogate pairs, the empty string, signed zeros, NaN, the extremes of each type) give the
- * heap's answers, on both layouts and with String keys holding the same values (the few matches of a query are
- * fetched by their keys written as literals), with every attribute evaluated by DuckDB alone ({@link Auto#strict}).
+ * Values that SQL text must quote or cannot carry (quotes, question marks, a NUL char, surrogate pairs, the empty
+ * string, signed zeros, NaN, the extremes of each type) in query trees give the heap's answers, on both layouts,
+ * with every attribute evaluated by DuckDB alone ({@link Auto#strict}). With String keys holding the same values,
+ * a query's few matches are fetched by their keys written into the SQL as literals (a key with a NUL char has none
+ * and goes through bound parameters), which must find exactly the stored objects.
  */
 class LiteralValuesTest {
 
