@@ -86,7 +86,7 @@ final class CollectionReads<O, A> {
         try {
             schema.keyType.bind(ps, 1, key);
             try (ResultSet rs = ps.executeQuery(); RowCursor rows = schema.db.reader(false).open(rs)) {
-                return rows.next() ? schema.layout.read(rows.row()) : null;
+                return rows.next() ? schema.layout.readLookup(rows.row()) : null;
             }
         } finally {
             c.recycle(ps);
