@@ -110,6 +110,22 @@ final class CollectionReads<O, A> {
     }
 
     /**
+     * As {@link #objects}, selecting only the layout's {@link ObjectTable#lookupColumns}: for reads of a few
+     * objects by key ({@code equal} or {@code in} on the primary key), which a layout with a row copy answers
+     * from one column.
+     */
+    CloseableIterator<O> lookups(QueryOptions options, String tail, List<?> params) {
+        ObjectTable<O> layout = schema.layout;
+        ObjectTable<O> lookup = new ObjectTable<>() {
+            @Override public List<Column> columns() { return layout.lookupColumns(); }
+            @Override public void write(O object, RowWriter row) { throw new UnsupportedOperationException(); }
+            @Override public O read(RowSource row) throws SQLException { return layout.readLookup(row); }
+        };
+        return statements.cursor(options, "SELECT " + schema.sql().lookupColumns() + " FROM " + schema.table
+                + (tail.isEmpty() ? "" : " " + tail), params, false, lookup);
+    }
+
+    /**
      * A cursor over the rows of {@code sql}, whose first columns are the layout columns, each mapped with
      * {@code mapper}. Meant for joins; cached statements are safe for them because statistics propagation is off
      * (see {@link Database}).

@@ -38,7 +38,7 @@ final class CollectionSchema<O, A> {
     final String layoutName;
 
     /** The SQL that names the layout's columns, rebuilt at once when reconciling reorders them. */
-    record ColumnSql(String columns, String insert, String selectByKey, String updateByKey) {
+    record ColumnSql(String columns, String insert, String selectByKey, String updateByKey, String lookupColumns) {
     }
 
     // Not final: reconciling with a table in a file may change the layout's column order (see prepareStatements).
@@ -79,7 +79,8 @@ final class CollectionSchema<O, A> {
         this.sql = new ColumnSql(columns,
                 "INSERT INTO " + table + " (" + KEY + ", " + columns + ") VALUES (?, " + params + ")",
                 "SELECT " + lookup + " FROM " + table + " WHERE " + KEY + " = ?",
-                "UPDATE " + table + " SET " + sets + " WHERE " + KEY + " = ?");
+                "UPDATE " + table + " SET " + sets + " WHERE " + KEY + " = ?",
+                lookup.toString());
     }
 
     static String quote(String identifier) {
@@ -90,7 +91,8 @@ final class CollectionSchema<O, A> {
      * {@code columns}: the comma-separated quoted value columns; {@code insert}: {@code INSERT INTO table (_key,
      * columns) VALUES (?, ...)}; {@code selectByKey}: {@code SELECT lookup columns FROM table WHERE _key = ?} (see
      * {@link ObjectTable#lookupColumns});
-     * {@code updateByKey}: {@code UPDATE table SET c1 = ?, ... WHERE _key = ?}.
+     * {@code updateByKey}: {@code UPDATE table SET c1 = ?, ... WHERE _key = ?}; {@code lookupColumns}: the
+     * comma-separated quoted {@link ObjectTable#lookupColumns}.
      */
     ColumnSql sql() {
         return sql;

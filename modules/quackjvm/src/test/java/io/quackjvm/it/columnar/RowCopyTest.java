@@ -98,13 +98,13 @@ class RowCopyTest {
         try (DuckDBPersistence<Everything, Integer> p = open(file, true)) {
             IndexedCollection<Everything> c = new ConcurrentIndexedCollection<>(p);
             List<Everything> bulk = new ArrayList<>();
-            for (int id = 0; id < 600; id++) {
+            for (int id = 0; id < 300; id++) {
                 bulk.add(g.next(id));
             }
             c.addAll(bulk); // the Appender
             bulk.forEach(e -> expected.put(e.id(), e));
             g.signedZeroInLists = false; // as in ColumnarRoundTripTest: the typed LIST column loses it on this path
-            for (int id = 600; id < 640; id++) {
+            for (int id = 300; id < 340; id++) {
                 Everything e = g.next(id);
                 c.add(e); // a prepared statement
                 expected.put(id, e);
