@@ -231,6 +231,9 @@ public final class ColumnarRowShapes {
             PreparedStatement pSplit = c.prepareStatement("INSERT INTO " + typedTables[3]
                     + " VALUES (?, ?, ?, ?, ?, ?, ?, string_split(?, chr(31)), ?)");
             shapes.put("typed: INSERT 8 columns, LIST as string_split(VARCHAR ?)", (car, k) -> typed(c, pSplit, car, k, 3, true));
+            PreparedStatement pCast = c.prepareStatement("INSERT INTO " + typedTables[3]
+                    + " VALUES (?, ?, ?, ?, ?, ?, ?, ?::VARCHAR[], ?)");
+            shapes.put("typed: INSERT 8 columns, LIST as ?::VARCHAR[] (typed parameter)", (car, k) -> typed(c, pCast, car, k + 60_000_000, 0, true));
             String seven = create.apply(TYPED.replace(", features VARCHAR[]", ""));
             PreparedStatement p7 = c.prepareStatement("INSERT INTO " + seven + " VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
             shapes.put("typed: INSERT 7 scalar columns (no LIST column)", (car, k) -> typed(c, p7, car, k, 4, true));

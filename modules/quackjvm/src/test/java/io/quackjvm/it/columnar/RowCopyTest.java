@@ -6,6 +6,7 @@ import com.googlecode.cqengine.attribute.SimpleAttribute;
 import com.googlecode.cqengine.query.option.QueryOptions;
 import com.googlecode.cqengine.resultset.ResultSet;
 import io.quackjvm.api.ColumnarLayout;
+import io.quackjvm.api.DuckDBBulkWriter;
 import io.quackjvm.api.DuckDBDatabase;
 import io.quackjvm.api.DuckDBPersistence;
 import io.quackjvm.api.QuackException;
@@ -208,6 +209,35 @@ class RowCopyTest {
         }
         try (DuckDBPersistence<Everything, Integer> p = open(with, true)) {
             assertSame(e, lookup(new ConcurrentIndexedCollection<>(p), 1), "with a copy");
+        }
+    }
+
+    @Test
+    void theBulkWriterAndCompactKeepTheCopyExact() {
+        Path file = dir.resolve("bulk.duckdb");
+        Generator g = new Generator(99);
+        Map<Integer, Everything> expected = new HashMap<>();
+        try (DuckDBPersistence<Everything, Integer> p = open(file, true)) {
+            IndexedCollection<Everything> c = new ConcurrentIndexedCollection<>(p);
+            for (int id = 0; id < 30; id++) {
+                Everything e = g.next(id);
+                c.add(e);
+                expected.put(id, e);
+            }
+            try (DuckDBBulkWriter<Everything> writer = p.bulkWriter()) {
+                for (int id = 20; id < 120; id++) { // replaces 20..29, adds the rest
+                    Everything e = g.next(id);
+                    writer.add(e);
+                    expected.put(id, e);
+                }
+                writer.commit();
+            }
+            assertAll(expected, c, "after the bulk writer");
+            p.compact();
+            assertAll(expected, c, "after compact");
+        }
+        try (DuckDBPersistence<Everything, Integer> p = open(file, true)) {
+            assertAll(expected, new ConcurrentIndexedCollection<>(p), "reopened after compact");
         }
     }
 
