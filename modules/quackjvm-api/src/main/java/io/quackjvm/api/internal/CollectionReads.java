@@ -86,7 +86,7 @@ final class CollectionReads<O, A> {
         try {
             schema.keyType.bind(ps, 1, key);
             try (ResultSet rs = ps.executeQuery(); RowCursor rows = schema.db.reader(false).open(rs)) {
-                return rows.next() ? schema.layout.read(rows.row()) : null;
+                return rows.next() ? schema.layout.readLookup(rows.row()) : null;
             }
         } finally {
             c.recycle(ps);
@@ -107,6 +107,22 @@ final class CollectionReads<O, A> {
     CloseableIterator<O> objects(QueryOptions options, String tail, List<?> params, boolean large) {
         return statements.cursor(options, "SELECT " + schema.sql().columns() + " FROM " + schema.table
                 + (tail.isEmpty() ? "" : " " + tail), params, large, schema.layout);
+    }
+
+    /**
+     * As {@link #objects}, selecting only the layout's {@link ObjectTable#lookupColumns}: for reads of a few
+     * objects by key ({@code equal} or {@code in} on the primary key), which a layout with a row copy answers
+     * from one column.
+     */
+    CloseableIterator<O> lookups(QueryOptions options, String tail, List<?> params) {
+        ObjectTable<O> layout = schema.layout;
+        ObjectTable<O> lookup = new ObjectTable<>() {
+            @Override public List<Column> columns() { return layout.lookupColumns(); }
+            @Override public void write(O object, RowWriter row) { throw new UnsupportedOperationException(); }
+            @Override public O read(RowSource row) throws SQLException { return layout.readLookup(row); }
+        };
+        return statements.cursor(options, "SELECT " + schema.sql().lookupColumns() + " FROM " + schema.table
+                + (tail.isEmpty() ? "" : " " + tail), params, false, lookup);
     }
 
     /**

@@ -218,6 +218,11 @@ public final class CollectionTable<O, A> {
         return reads.objects(options, tail, params, large);
     }
 
+    /** As {@link #objects} for reads by key; see {@link CollectionReads#lookups}. */
+    CloseableIterator<O> lookups(QueryOptions options, String tail, List<?> params) {
+        return reads.lookups(options, tail, params);
+    }
+
     /** A cursor over rows that start with the layout columns, for joins; see {@link CollectionReads#query}. */
     <T> CloseableIterator<T> query(QueryOptions options, String sql, List<?> params, boolean large,
                                           CollectionReads.RowMapper<O, T> mapper) {

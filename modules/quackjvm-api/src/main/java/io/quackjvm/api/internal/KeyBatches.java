@@ -1,5 +1,6 @@
 package io.quackjvm.api.internal;
 
+import io.quackjvm.api.spi.Column;
 import io.quackjvm.api.spi.PooledConnection;
 import io.quackjvm.api.spi.RowCursor;
 import org.duckdb.DuckDBAppender;
@@ -14,6 +15,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
+import java.util.StringJoiner;
 
 /**
  * How a batch of keys reaches SQL for one collection: an {@code IN} list of bound keys for a small batch (its
@@ -62,7 +64,7 @@ final class KeyBatches<O, A> {
         String key = CollectionSchema.KEY;
         if (small(keys.size())) {
             List<A> list = new ArrayList<>(keys);
-            PreparedStatement ps = c.prepare("SELECT " + schema.sql().columns() + ", " + key + " FROM " + schema.table
+            PreparedStatement ps = c.prepare("SELECT " + schema.sql().lookupColumns() + ", " + key + " FROM " + schema.table
                     + " WHERE " + key + " IN " + parameters(list.size()));
             try {
                 bind(ps, list);
@@ -74,7 +76,11 @@ final class KeyBatches<O, A> {
             }
         } else {
             stage(c, keys);
-            String sql = "SELECT " + schema.qualified("t") + ", t." + key + " FROM " + schema.table + " t JOIN "
+            StringJoiner lookup = new StringJoiner(", ");
+            for (Column col : schema.layout.lookupColumns()) {
+                lookup.add("t." + CollectionSchema.quote(col.name()));
+            }
+            String sql = "SELECT " + lookup + ", t." + key + " FROM " + schema.table + " t JOIN "
                     + stage + " s ON t." + key + " = s." + key;
             try (Statement s = c.connection().createStatement(); ResultSet rs = s.executeQuery(sql)) {
                 readStored(rs, foundKeys, foundObjects);
@@ -121,12 +127,15 @@ final class KeyBatches<O, A> {
         }
     }
 
-    /** Reads rows of the layout's columns followed by the key, all of them, before anything else runs. */
+    /**
+     * Reads rows of the layout's {@link io.quackjvm.api.spi.ObjectTable#lookupColumns} followed by the key, all of
+     * them, before anything else runs.
+     */
     private void readStored(ResultSet rs, List<A> keys, List<O> objects) throws SQLException {
-        int keyColumn = schema.columnCount();
+        int keyColumn = schema.layout.lookupColumns().size();
         try (RowCursor rows = schema.db.reader(false).open(rs)) {
             while (rows.next()) {
-                objects.add(schema.layout.read(rows.row()));
+                objects.add(schema.layout.readLookup(rows.row()));
                 keys.add(schema.keyType.read(rows.row(), keyColumn));
             }
         }

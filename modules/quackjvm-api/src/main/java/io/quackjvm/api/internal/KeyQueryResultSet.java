@@ -54,7 +54,7 @@ final class KeyQueryResultSet<O, A> extends SqlResultSet<O> {
                     return new CollectionStatements.ListCursor<>(List.of(hit));
                 }
                 Map<A, Long> stamps = Map.of(key, cache.stamp(key));
-                return filling(keyed.objects(options, where().trim(), predicate.params(), false), stamps, cache);
+                return filling(keyed.lookups(options, where().trim(), predicate.params()), stamps, cache);
             }
         }
         if (query instanceof In && keyed.cacheEnabled()) {
@@ -64,7 +64,8 @@ final class KeyQueryResultSet<O, A> extends SqlResultSet<O> {
             }
         }
         // A point lookup is small by construction: never worth an Arrow export.
-        return keyed.objects(options, where().trim(), predicate.params(), !isPointLookup());
+        return isPointLookup() ? keyed.lookups(options, where().trim(), predicate.params())
+                : keyed.objects(options, where().trim(), predicate.params(), true);
     }
 
     /**
@@ -95,7 +96,7 @@ final class KeyQueryResultSet<O, A> extends SqlResultSet<O> {
         if (stamps == null) {
             return new CollectionStatements.ListCursor<>(found);
         }
-        return filling(keyed.objects(options, where().trim(), predicate.params(), false), stamps, cache);
+        return filling(keyed.lookups(options, where().trim(), predicate.params()), stamps, cache);
     }
 
     /** Hands out {@code cursor}'s objects, putting those whose stamp was taken before the statement. */

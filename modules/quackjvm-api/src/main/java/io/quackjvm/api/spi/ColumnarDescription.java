@@ -42,6 +42,14 @@ public interface ColumnarDescription<O> extends LayoutDescription {
     boolean canConstruct();
 
     /**
+     * Whether the object table also keeps a copy of each whole row in one BLOB column, so that a lookup by key
+     * fetches one column instead of one per field ({@link ColumnarLayout#withRowCopy()}). Default {@code false}.
+     */
+    default boolean rowCopy() {
+        return false;
+    }
+
+    /**
      * Builds an object from one value per field, in {@link #fields()} order.
      *
      * @throws IllegalStateException when {@link #canConstruct()} is {@code false}, or the constructor or factory

@@ -27,6 +27,21 @@ public interface ObjectTable<O> {
     O read(RowSource row) throws SQLException;
 
     /**
+     * The columns a lookup of one object by its key selects, a subset of {@link #columns()}; {@link #readLookup}
+     * rebuilds the object from them. The default selects every column. A layout that keeps a copy of the whole row
+     * in one column returns that column alone, since DuckDB's cost of fetching one row grows with the number of
+     * columns fetched.
+     */
+    default List<Column> lookupColumns() {
+        return columns();
+    }
+
+    /** Rebuilds one object from a row whose columns are {@link #lookupColumns()} in order. */
+    default O readLookup(RowSource row) throws SQLException {
+        return read(row);
+    }
+
+    /**
      * Checks a table found in an existing database file against this layout and returns the columns to add
      * (for example a field the class gained). Throws an {@link IllegalStateException} naming every difference
      * that cannot be reconciled. The default accepts the table if its columns have exactly the names and types of

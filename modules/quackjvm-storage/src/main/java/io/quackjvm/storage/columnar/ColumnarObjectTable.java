@@ -32,7 +32,13 @@ final class ColumnarObjectTable<O> implements ObjectTable<O> {
     private final ColumnarDescription<O> layout;
     private final Class<O> objectType;
     private final ObjectInstantiator<O> instantiator;
+    /** The column of the row copy ({@link ColumnarDescription#rowCopy()}); {@code null} without one. */
+    private final Column copyColumn;
+    /** Whether the layout keeps a row copy. */
+    private final boolean rowCopy;
     private volatile Slot[] slots;
+    /** Where the row copy sits among {@link #columns}: after the slots before it; -1 without a copy. */
+    private volatile int copyAt;
     private volatile List<Column> columns;
 
     ColumnarObjectTable(Class<O> objectType, ColumnarDescription<O> layout) {
@@ -69,14 +75,29 @@ final class ColumnarObjectTable<O> implements ObjectTable<O> {
             s[i] = new Slot(i, f.name(), codec, column);
         }
         this.slots = s;
-        this.columns = columnsOf(s);
+        this.rowCopy = layout.rowCopy();
+        this.copyColumn = rowCopy ? new Column(ROW_COPY, "BLOB", "uncompressed") : null;
+        this.copyAt = rowCopy ? s.length : -1;
+        this.columns = columnsOf(s, copyAt, copyColumn);
         this.instantiator = layout.canConstruct() ? null : new ObjenesisStd(true).getInstantiatorOf(objectType);
     }
 
-    private static List<Column> columnsOf(Slot[] slots) {
-        List<Column> out = new ArrayList<>(slots.length);
-        for (Slot s : slots) {
-            out.add(s.column());
+    /**
+     * The row copy's column. A field's column never starts with an underscore (the engine's key column does, and
+     * {@link Column} names are plain identifiers), so it cannot collide with one.
+     */
+    static final String ROW_COPY = "_row";
+
+    private static List<Column> columnsOf(Slot[] slots, int copyAt, Column copy) {
+        List<Column> out = new ArrayList<>(slots.length + 1);
+        for (int i = 0; i < slots.length; i++) {
+            if (i == copyAt) {
+                out.add(copy);
+            }
+            out.add(slots[i].column());
+        }
+        if (copyAt == slots.length) {
+            out.add(copy);
         }
         return List.copyOf(out);
     }
@@ -88,6 +109,10 @@ final class ColumnarObjectTable<O> implements ObjectTable<O> {
 
     @Override
     public void write(O object, RowWriter row) throws SQLException {
+        if (rowCopy) {
+            writeWithCopy(object, row);
+            return;
+        }
         for (Slot s : slots) {
             Object value;
             try {
@@ -108,13 +133,96 @@ final class ColumnarObjectTable<O> implements ObjectTable<O> {
         }
     }
 
+    /** Reads and checks every field first, then writes the typed columns with the copy at its place. */
+    private void writeWithCopy(O object, RowWriter row) throws SQLException {
+        Slot[] s = slots;
+        int at = copyAt;
+        Object[] values = new Object[s.length];
+        Object[] sql = new Object[s.length];
+        for (int i = 0; i < s.length; i++) {
+            Object value;
+            try {
+                value = layout.fields().get(s[i].field()).get(object);
+            } catch (RuntimeException e) {
+                throw new IllegalArgumentException("Cannot read field '" + s[i].name() + "' of " + object + ": " + e, e);
+            }
+            values[i] = value;
+            if (value != null) {
+                try {
+                    sql[s[i].field()] = s[i].codec().toSql(value);
+                } catch (IllegalArgumentException | ClassCastException e) {
+                    throw new IllegalArgumentException("Cannot store field '" + s[i].name() + "' ("
+                            + s[i].codec().javaType() + ") of " + objectType.getName() + " with value "
+                            + abbreviate(value) + ": " + e.getMessage(), e);
+                }
+            }
+        }
+        byte[] copy = RowCopy.encode(sql);
+        for (int i = 0; i < s.length; i++) {
+            if (i == at) {
+                row.putBytes(copy);
+            }
+            if (values[i] == null) {
+                row.putNull();
+            } else {
+                s[i].codec().write(values[i], row);
+            }
+        }
+        if (at == s.length) {
+            row.putBytes(copy);
+        }
+    }
+
     private static String abbreviate(Object value) {
         String s = String.valueOf(value);
         return s.length() > 100 ? s.substring(0, 100) + "..." : s;
     }
 
     @Override
+    public List<Column> lookupColumns() {
+        return rowCopy ? List.of(copyColumn) : columns;
+    }
+
+    @Override
+    public O readLookup(RowSource row) throws SQLException {
+        return rowCopy ? fromCopy(row, 0) : read(row);
+    }
+
+    /** Rebuilds the object from the row copy in {@code column}, as {@link #read} would from the typed columns. */
+    private O fromCopy(RowSource row, int column) throws SQLException {
+        byte[] bytes = row.getBytes(column);
+        if (bytes == null) {
+            throw new IllegalStateException("The row copy (column " + ROW_COPY + ") of a " + objectType.getName()
+                    + " is NULL; was the table written outside the collection?");
+        }
+        Slot[] s = slots;
+        Object[] sql = RowCopy.decode(bytes, s.length);
+        Object[] values = new Object[s.length];
+        for (Slot slot : s) {
+            Object v = sql[slot.field()];
+            if (v == null && slot.codec().primitive()) {
+                throw new IllegalStateException("Field '" + slot.name() + "' of " + objectType.getName() + " is a "
+                        + "primitive " + slot.codec().javaType() + " but its row copy holds NULL");
+            }
+            values[slot.field()] = v == null ? null : slot.codec().fromSql(v);
+        }
+        return build(values);
+    }
+
+    private O build(Object[] values) {
+        if (instantiator == null) {
+            return layout.newObject(values);
+        }
+        O o = instantiator.newInstance();
+        layout.fill(o, values);
+        return o;
+    }
+
+    @Override
     public O read(RowSource row) throws SQLException {
+        if (rowCopy) {
+            return fromCopy(row, copyAt);
+        }
         Slot[] s = slots;
         Object[] values = new Object[s.length];
         for (int i = 0; i < s.length; i++) {
@@ -125,12 +233,7 @@ final class ColumnarObjectTable<O> implements ObjectTable<O> {
             }
             values[s[i].field()] = v;
         }
-        if (instantiator == null) {
-            return layout.newObject(values);
-        }
-        O o = instantiator.newInstance();
-        layout.fill(o, values);
-        return o;
+        return build(values);
     }
 
     /**
@@ -145,7 +248,12 @@ final class ColumnarObjectTable<O> implements ObjectTable<O> {
         }
         List<String> problems = new ArrayList<>();
         List<Slot> ordered = new ArrayList<>();
+        int foundCopy = -1;
         for (Column c : existing) {
+            if (c.name().equalsIgnoreCase(ROW_COPY)) {
+                foundCopy = ordered.size();
+                continue;
+            }
             Slot s = byName.remove(c.name().toLowerCase(Locale.ROOT));
             if (s == null) {
                 problems.add("column '" + c.name() + "' (" + c.sqlType() + ") has no field: was field '" + c.name()
@@ -167,6 +275,18 @@ final class ColumnarObjectTable<O> implements ObjectTable<O> {
                 ordered.add(s);
             }
         }
+        if (rowCopy && foundCopy < 0) {
+            problems.add("the table keeps no row copy (no column " + ROW_COPY + "): it was stored without "
+                    + "ColumnarLayout.withRowCopy(); open it without withRowCopy()");
+        } else if (!rowCopy && foundCopy >= 0) {
+            problems.add("the table keeps a row copy (column " + ROW_COPY + "): it was stored with "
+                    + "ColumnarLayout.withRowCopy(); open it with withRowCopy(), since writes without it would leave "
+                    + "the copies stale");
+        } else if (rowCopy && !added.isEmpty()) {
+            problems.add("field(s) " + added.stream().map(Column::name).toList() + " are new, but the row copies "
+                    + "stored in the table do not hold them; open it without the new fields, or store the objects in "
+                    + "a new collection");
+        }
         if (!problems.isEmpty()) {
             throw new IllegalStateException(String.join("; ", problems)
                     + ". Only a gained nullable field is reconciled (its column is added); migrate the table "
@@ -174,7 +294,8 @@ final class ColumnarObjectTable<O> implements ObjectTable<O> {
         }
         Slot[] s = ordered.toArray(new Slot[0]);
         this.slots = s;
-        this.columns = columnsOf(s);
+        this.copyAt = foundCopy;
+        this.columns = columnsOf(s, foundCopy, copyColumn);
         return added;
     }
 

@@ -102,15 +102,30 @@ class DifferentialQueryTest {
         run(seed, true);
     }
 
+    /**
+     * As {@link #columnarCovering}, with {@code ColumnarLayout.withRowCopy()}: lookups by key read the row copy,
+     * and the covering index tables copy it too.
+     */
+    @ParameterizedTest(name = "columnar with row copy, covering, seed {0}")
+    @ValueSource(longs = {5L, 91L})
+    void columnarCoveringWithRowCopy(long seed) {
+        run(seed, true, true);
+    }
+
     private void run(long seed) {
         run(seed, false);
     }
 
     private void run(long seed, boolean columnarCovering) {
+        run(seed, columnarCovering, false);
+    }
+
+    private void run(long seed, boolean columnarCovering, boolean rowCopy) {
         Random r = new Random(seed);
         DuckDBPersistence.Builder<Item, Integer> builder = DuckDBPersistence.builder(Item.ID);
         if (columnarCovering) {
-            builder.columnarLayout(ColumnarLayout.reflective(Item.class));
+            ColumnarLayout<Item> layout = ColumnarLayout.reflective(Item.class);
+            builder.columnarLayout(rowCopy ? layout.withRowCopy() : layout);
         }
         try (DuckDBPersistence<Item, Integer> persistence = builder.build()) {
             IndexedCollection<Item> duck = new ConcurrentIndexedCollection<>(persistence);
