@@ -108,7 +108,7 @@ final class KeyBatches<O, A> {
             in.append(in.length() == 0 ? "" : ", ").append(literal);
         }
         String key = CollectionSchema.KEY;
-        String sql = SqlLiterals.MARK + "SELECT " + schema.sql().columns() + ", " + key + " FROM " + schema.table
+        String sql = SqlLiterals.MARK + "SELECT " + schema.sql().lookupColumns() + ", " + key + " FROM " + schema.table
                 + " WHERE " + key + " IN (" + in + ")";
         List<A> foundKeys = new ArrayList<>();
         List<O> foundObjects = new ArrayList<>();

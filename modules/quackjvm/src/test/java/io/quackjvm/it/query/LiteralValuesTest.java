@@ -57,10 +57,10 @@ class LiteralValuesTest {
         Auto.strict = false;
     }
 
-    @ParameterizedTest(name = "columnar {0}, String keys {1}")
-    @CsvSource({"false,false", "true,false", "false,true"})
+    @ParameterizedTest(name = "columnar {0}, String keys {1}, row copy {2}")
+    @CsvSource({"false,false,false", "true,false,false", "true,false,true", "false,true,false"})
     @SuppressWarnings({"unchecked", "rawtypes"})
-    void awkwardValuesInTreesGiveTheHeapsAnswers(boolean columnar, boolean stringKeys) {
+    void awkwardValuesInTreesGiveTheHeapsAnswers(boolean columnar, boolean stringKeys, boolean rowCopy) {
         List<Auto> autos = new ArrayList<>();
         int id = 0;
         for (String maker : MAKERS) {
@@ -82,7 +82,8 @@ class LiteralValuesTest {
             } else {
                 DuckDBDatabase.CollectionBuilder<Auto, Integer> b = db.collection(Auto.ID).name("auto");
                 if (columnar) {
-                    b.columnarLayout(ColumnarLayout.ofRecord(Auto.class));
+                    b.columnarLayout(rowCopy ? ColumnarLayout.ofRecord(Auto.class).withRowCopy()
+                            : ColumnarLayout.ofRecord(Auto.class));
                 }
                 duck = b.build();
             }
