@@ -111,8 +111,10 @@ public final class ObjectCacheProbe {
             perm[j] = t;
         }
         // Long enough for the JIT to settle: with 300 rounds, the first phase's in-memory lookups (heap and hot) ran
-        // 1.3-2.7x slower than the second's in every run of session 7.
-        int warmups = 1_500;
+        // 1.3-2.7x slower than the second's in every run of session 7, and the cache's put (Caffeine's put with its
+        // maintenance, once per miss) took a median of 11 µs over the first 4,500 misses against 1.7 µs later
+        // (results/object-cache/session7.md): C2 compiles a method after about 5,000 calls.
+        int warmups = 5_000;
         int[] hot = Arrays.copyOf(perm, HOT_KEYS);
         int missBase = HOT_KEYS;
 
