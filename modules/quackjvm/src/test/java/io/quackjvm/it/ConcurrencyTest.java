@@ -149,6 +149,30 @@ class ConcurrencyTest {
     }
 
     @Test
+    void aRequestOpenOnOneThreadIsNotSharedWithAnotherThreadUsingTheSameQueryOptions() throws Exception {
+        persistence = DuckDBPersistence.onPrimaryKey(Car.CAR_ID);
+        IndexedCollection<Car> cars = new ConcurrentIndexedCollection<>(persistence);
+        cars.add(Car.of(1));
+        QueryOptions shared = new QueryOptions();
+        // this thread makes the QueryOptions' first request and keeps it open
+        ResultSet<Car> open = cars.retrieve(equal(Car.CAR_ID, 1), shared);
+        assertEquals(Car.of(1), open.iterator().next());
+        // another thread's write through the same QueryOptions is a request of its own, committed when it returns
+        pool.submit(() -> cars.update(List.of(), List.of(Car.of(2)), shared)).get(30, TimeUnit.SECONDS);
+        assertEquals(2, (int) pool.submit(() -> cars.size()).get(30, TimeUnit.SECONDS),
+                "the other thread's write must not wait for this thread's request");
+        // and its end ended nothing of this thread's request, whose result is still readable
+        try (ResultSet<Car> again = cars.retrieve(equal(Car.CAR_ID, 2), shared)) {
+            assertEquals(Car.of(2), again.iterator().next());
+        }
+        open.close();
+        // each thread can make further requests through it, writes included
+        cars.update(List.of(), List.of(Car.of(3)), shared);
+        pool.submit(() -> cars.update(List.of(), List.of(Car.of(4)), shared)).get(30, TimeUnit.SECONDS);
+        assertEquals(4, cars.size());
+    }
+
+    @Test
     void aResultSetMayBeClosedOnAnotherThread() throws Exception {
         persistence = DuckDBPersistence.builder(Car.CAR_ID).maxPooledConnections(1).build();
         IndexedCollection<Car> cars = new ConcurrentIndexedCollection<>(persistence);

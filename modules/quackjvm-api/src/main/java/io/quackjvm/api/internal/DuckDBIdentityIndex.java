@@ -13,7 +13,9 @@ import com.googlecode.cqengine.persistence.support.ObjectSet;
 import com.googlecode.cqengine.persistence.support.ObjectStore;
 import com.googlecode.cqengine.query.Query;
 import com.googlecode.cqengine.query.option.QueryOptions;
+import com.googlecode.cqengine.query.simple.Equal;
 import com.googlecode.cqengine.resultset.ResultSet;
+import io.quackjvm.api.spi.ValueType;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -31,6 +33,9 @@ public final class DuckDBIdentityIndex<A extends Comparable<A>, O> extends SQLit
     /** On-heap unique and hash indexes (25, 30) stay ahead; DuckDB attribute indexes and the fallback behind. */
     static final int POINT_COST = 35;
     static final int RANGE_COST = 45;
+
+    /** The condition of a key equality, as {@link IndexPredicates#translate} writes it. */
+    private static final String KEY_EQUALS = CollectionSchema.KEY + " = ?";
 
     private final CollectionTable<O, A> table;
     private final KeyStatisticsQueries sorted = new KeyStatisticsQueries();
@@ -72,11 +77,22 @@ public final class DuckDBIdentityIndex<A extends Comparable<A>, O> extends SQLit
      * {@code null} when DuckDB cannot answer it with Java's semantics.
      */
     private SqlPredicate translate(Query<O> query) {
+        if (query.getClass() == Equal.class) {
+            // the lookup by key, on every retrieve: what IndexPredicates.translate makes, without its dispatch
+            // and with the condition's text made once
+            Object v = ((Equal<?, ?>) query).getValue();
+            ValueType<A> type = table.keyType().valueType();
+            return type.javaType().isInstance(v)
+                    ? new SqlPredicate(KEY_EQUALS, List.of(type.encode(type.javaType().cast(v)))) : null;
+        }
         return IndexPredicates.translate(query, table.keyType().valueType(), CollectionSchema.KEY);
     }
 
     @Override
     public boolean supportsQuery(Query<O> query, QueryOptions queryOptions) {
+        if (query.getClass() == Equal.class) {
+            return table.keyType().valueType().javaType().isInstance(((Equal<?, ?>) query).getValue());
+        }
         return translate(query) != null;
     }
 
@@ -96,8 +112,7 @@ public final class DuckDBIdentityIndex<A extends Comparable<A>, O> extends SQLit
         if (predicate == null) {
             throw new IllegalArgumentException("Unsupported query on the primary key: " + query);
         }
-        boolean point = query instanceof com.googlecode.cqengine.query.simple.Equal
-                || query instanceof com.googlecode.cqengine.query.simple.In;
+        boolean point = query instanceof Equal || query instanceof com.googlecode.cqengine.query.simple.In;
         return new KeyQueryResultSet<>(table, query, queryOptions, predicate, point ? POINT_COST : RANGE_COST);
     }
 

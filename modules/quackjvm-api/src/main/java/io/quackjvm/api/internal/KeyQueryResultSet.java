@@ -51,7 +51,7 @@ final class KeyQueryResultSet<O, A> extends SqlResultSet<O> {
                 A key = equalKey();
                 O hit = cache.get(key);
                 if (hit != null) {
-                    return new CollectionStatements.ListCursor<>(List.of(hit));
+                    return new OneObject<>(hit);
                 }
                 Map<A, Long> stamps = Map.of(key, cache.stamp(key));
                 return filling(keyed.lookups(options, where().trim(), predicate.params()), stamps, cache);
@@ -66,6 +66,28 @@ final class KeyQueryResultSet<O, A> extends SqlResultSet<O> {
         // A point lookup is small by construction: never worth an Arrow export.
         return isPointLookup() ? keyed.lookups(options, where().trim(), predicate.params())
                 : keyed.objects(options, where().trim(), predicate.params(), true);
+    }
+
+    /** The cursor of a cache hit: the one cached object, nothing to close. */
+    private static final class OneObject<O> implements CloseableIterator<O> {
+        private O next;
+
+        OneObject(O object) {
+            this.next = object;
+        }
+
+        @Override public boolean hasNext() { return next != null; }
+
+        @Override public O next() {
+            O o = next;
+            if (o == null) {
+                throw new java.util.NoSuchElementException();
+            }
+            next = null;
+            return o;
+        }
+
+        @Override public void close() { }
     }
 
     /**

@@ -20,7 +20,8 @@ import java.util.concurrent.locks.Lock;
  */
 final class RequestScope {
 
-    private final List<AutoCloseable> cursors = new ArrayList<>();
+    /** Cursors to close at the end, made on the first one (most requests read by key and register none). */
+    private List<AutoCloseable> cursors;
     private final CollectionTable<?, ?> table;
     private PooledConnection write;
     private OpenResources.Held writeHeld;
@@ -90,7 +91,7 @@ final class RequestScope {
      * not written, so ordinary writes never pay for the stack walk.
      */
     boolean isIteratorRemove() {
-        return write == null && !cursors.isEmpty() && IteratorRemove.isCaller();
+        return write == null && cursors != null && !cursors.isEmpty() && IteratorRemove.isCaller();
     }
 
     /** The write connection if this request has started writing, else {@code null}. */
@@ -116,6 +117,9 @@ final class RequestScope {
 
     /** Closes {@code cursor} when the request ends, if its reader has not closed it by then. */
     void register(AutoCloseable cursor) {
+        if (cursors == null) {
+            cursors = new ArrayList<>();
+        }
         cursors.add(cursor);
     }
 
@@ -136,14 +140,16 @@ final class RequestScope {
     }
 
     private void finishTransaction() {
-        for (AutoCloseable cursor : cursors) {
-            try {
-                cursor.close();
-            } catch (Exception ignored) {
-                // a cursor that fails to close has released what it could
+        if (cursors != null) {
+            for (AutoCloseable cursor : cursors) {
+                try {
+                    cursor.close();
+                } catch (Exception ignored) {
+                    // a cursor that fails to close has released what it could
+                }
             }
+            cursors.clear();
         }
-        cursors.clear();
         if (write == null) {
             return;
         }

@@ -23,24 +23,57 @@ final class RequestScopes {
         this.table = table;
     }
 
-    @SuppressWarnings("unchecked")
-    private Map<Thread, RequestScope> slot(QueryOptions options, boolean create) {
+    /**
+     * The scopes kept in one QueryOptions. CQEngine makes a QueryOptions per call, used by the thread that made
+     * it, so that thread's scope is a plain field (read and written by that thread only): no map is allocated on
+     * the path of every lookup. Other threads sharing the QueryOptions get a map, made on first need.
+     */
+    private static final class Slot {
+        final Thread owner = Thread.currentThread();
+        /** The owner thread's scope; touched by the owner thread only. */
+        RequestScope ownerScope;
+        private volatile Map<Thread, RequestScope> others;
+
+        Map<Thread, RequestScope> others(boolean create) {
+            Map<Thread, RequestScope> m = others;
+            if (m == null && create) {
+                synchronized (this) {
+                    m = others;
+                    if (m == null) {
+                        m = new ConcurrentHashMap<>();
+                        others = m;
+                    }
+                }
+            }
+            return m;
+        }
+    }
+
+    private Slot slot(QueryOptions options, boolean create) {
         Object slot = options.get(key);
         if (slot == null && create) {
             synchronized (options) {
                 slot = options.get(key);
                 if (slot == null) {
-                    slot = new ConcurrentHashMap<Thread, RequestScope>();
+                    slot = new Slot();
                     options.put(key, slot);
                 }
             }
         }
-        return (Map<Thread, RequestScope>) slot;
+        return (Slot) slot;
     }
 
     void open(QueryOptions options) {
         table.checkOpen();
-        slot(options, true).computeIfAbsent(Thread.currentThread(), t -> new RequestScope(table));
+        Slot slot = slot(options, true);
+        Thread me = Thread.currentThread();
+        if (slot.owner == me) {
+            if (slot.ownerScope == null) {
+                slot.ownerScope = new RequestScope(table);
+            }
+        } else {
+            slot.others(true).computeIfAbsent(me, t -> new RequestScope(table));
+        }
     }
 
     /**
@@ -51,11 +84,19 @@ final class RequestScopes {
      * result set closes its own cursors.
      */
     void close(QueryOptions options) {
-        Map<Thread, RequestScope> slot = slot(options, false);
+        Slot slot = slot(options, false);
         if (slot == null) {
             return;
         }
-        RequestScope scope = slot.remove(Thread.currentThread());
+        Thread me = Thread.currentThread();
+        RequestScope scope;
+        if (slot.owner == me) {
+            scope = slot.ownerScope;
+            slot.ownerScope = null;
+        } else {
+            Map<Thread, RequestScope> others = slot.others(false);
+            scope = others == null ? null : others.remove(me);
+        }
         if (scope != null) {
             scope.finish();
         }
@@ -66,7 +107,15 @@ final class RequestScopes {
         if (options == null) {
             return null;
         }
-        Map<Thread, RequestScope> slot = slot(options, false);
-        return slot == null ? null : slot.get(Thread.currentThread());
+        Slot slot = slot(options, false);
+        if (slot == null) {
+            return null;
+        }
+        Thread me = Thread.currentThread();
+        if (slot.owner == me) {
+            return slot.ownerScope;
+        }
+        Map<Thread, RequestScope> others = slot.others(false);
+        return others == null ? null : others.get(me);
     }
 }

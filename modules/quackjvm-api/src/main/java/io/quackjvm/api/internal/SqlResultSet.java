@@ -21,7 +21,9 @@ abstract class SqlResultSet<O> extends ResultSet<O> {
     final QueryOptions options;
     final SqlPredicate predicate;
     private final int retrievalCost;
-    private final List<CloseableIterator<O>> open = new ArrayList<>();
+    /** The cursors this result opened: the first in a field (a lookup opens one), any further ones in a list. */
+    private CloseableIterator<O> first;
+    private List<CloseableIterator<O>> more;
     private int size = -1;
 
     SqlResultSet(CollectionTable<O, ?> table, Query<O> query, QueryOptions options, SqlPredicate predicate,
@@ -47,7 +49,14 @@ abstract class SqlResultSet<O> extends ResultSet<O> {
     @Override
     public final Iterator<O> iterator() {
         CloseableIterator<O> cursor = openCursor();
-        open.add(cursor);
+        if (first == null) {
+            first = cursor;
+        } else {
+            if (more == null) {
+                more = new ArrayList<>();
+            }
+            more.add(cursor);
+        }
         return cursor;
     }
 
@@ -91,9 +100,16 @@ abstract class SqlResultSet<O> extends ResultSet<O> {
 
     @Override
     public final void close() {
-        for (CloseableIterator<O> cursor : open) {
-            cursor.close();
+        CloseableIterator<O> f = first;
+        first = null;
+        if (f != null) {
+            f.close();
         }
-        open.clear();
+        if (more != null) {
+            for (CloseableIterator<O> cursor : more) {
+                cursor.close();
+            }
+            more.clear();
+        }
     }
 }

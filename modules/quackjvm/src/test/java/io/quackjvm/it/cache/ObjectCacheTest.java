@@ -102,6 +102,42 @@ class ObjectCacheTest {
     }
 
     @Test
+    void aResultIteratedTwiceHandsOutItsObjectsEachTimeAndItsCloseEndsEveryCursor() {
+        IndexedCollection<Car> cars = cars(100);
+        Car cached = warm(cars, 7);
+        try (ResultSet<Car> rs = cars.retrieve(equal(Car.CAR_ID, 7))) {
+            Iterator<Car> a = rs.iterator();
+            Iterator<Car> b = rs.iterator();
+            assertSame(cached, a.next());
+            assertFalse(a.hasNext());
+            assertSame(cached, b.next(), "a second pass over a hit hands out the object again");
+            assertFalse(b.hasNext());
+        }
+        // a miss, then the same result again: one statement per pass
+        try (ResultSet<Car> miss = cars.retrieve(equal(Car.CAR_ID, 8))) {
+            Iterator<Car> first = miss.iterator();
+            Iterator<Car> second = miss.iterator();
+            assertEquals(Car.of(8), second.next());
+            assertEquals(Car.of(8), first.next());
+            assertFalse(first.hasNext());
+        }
+        // closed on another thread, where no request of this thread ends them: the result closes every cursor
+        // it opened itself
+        ResultSet<Car> range = cars.retrieve(com.googlecode.cqengine.query.QueryFactory.lessThan(Car.CAR_ID, 10));
+        Iterator<Car> r1 = range.iterator();
+        Iterator<Car> r2 = range.iterator();
+        Iterator<Car> r3 = range.iterator();
+        r1.next();
+        r2.next();
+        r3.next();
+        java.util.concurrent.CompletableFuture.runAsync(range::close).join();
+        assertFalse(r1.hasNext(), "closing the result ends its first cursor");
+        assertFalse(r2.hasNext(), "and every later one");
+        assertFalse(r3.hasNext(), "and every later one");
+        assertSame(cached, lookup(cars, 7));
+    }
+
+    @Test
     void anInOnTheKeyIsAnsweredFromTheCacheWhenEveryKeyIsThere() {
         IndexedCollection<Car> cars = cars(100);
         List<Car> got = new ArrayList<>();
