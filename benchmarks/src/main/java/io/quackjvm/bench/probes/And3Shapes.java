@@ -1,5 +1,6 @@
 package io.quackjvm.bench.probes;
 
+import com.googlecode.cqengine.ConcurrentIndexedCollection;
 import com.googlecode.cqengine.IndexedCollection;
 import com.googlecode.cqengine.query.Query;
 import com.googlecode.cqengine.resultset.ResultSet;
@@ -25,9 +26,14 @@ import static com.googlecode.cqengine.query.QueryFactory.between;
 import static com.googlecode.cqengine.query.QueryFactory.equal;
 
 /**
- * Exploratory: where the time of the {@code and} of three indexed conditions goes, the library's statement against
- * hand-written shapes over the same index tables (raw JDBC on the same file, after the library closed it).
- * Arguments: N, rounds, file.
+ * Where the time of the {@code and} of three indexed conditions goes (issue #14's query: manufacturer, a price
+ * range, a year; 202 of 1M cars). First the library and CQEngine's planner over a second collection of the same
+ * cars with the same DuckDBIndexes, interleaved; then, on the same file after the library closed it, raw JDBC
+ * statements given on the command line as name/SQL pairs, interleaved. A name starting with {@code fresh} is
+ * prepared and closed on every execution (as a statement written with literals must be); the others are prepared
+ * once and kept, as the library keeps its statements. {@code -Dparams=a,b,...} binds the {@code ?}s (a long where
+ * it parses, else a string), {@code -Dinit=SQL} runs first (the library's {@code disabled_optimizers}, say).
+ * Arguments: N, rounds, file (built when absent), then name SQL pairs.
  */
 public final class And3Shapes {
     private And3Shapes() {
@@ -42,36 +48,45 @@ public final class And3Shapes {
         boolean fresh = !Files.exists(file);
         try (DuckDBDatabase db = DuckDBDatabase.builder().file(file).build()) {
             IndexedCollection<Car> cars = db.collection(Car.CAR_ID).name("car").build();
+            IndexedCollection<Car> plain = new ConcurrentIndexedCollection<>(
+                    db.collection(Car.CAR_ID).name("car_plain").buildPersistence());
+            for (IndexedCollection<Car> c : List.of(cars, plain)) {
+                c.addIndex(DuckDBIndex.onAttribute(Car.MANUFACTURER));
+                c.addIndex(DuckDBIndex.onAttribute(Car.PRICE));
+                c.addIndex(DuckDBIndex.onAttribute(Car.YEAR));
+            }
             if (fresh) {
-                cars.addIndex(DuckDBIndex.onAttribute(Car.MANUFACTURER));
-                cars.addIndex(DuckDBIndex.onAttribute(Car.PRICE));
-                cars.addIndex(DuckDBIndex.onAttribute(Car.YEAR));
                 for (int from = 0; from < n; from += 100_000) {
-                    cars.addAll(CarGenerator.cars(from, Math.min(100_000, n - from)));
+                    List<Car> chunk = CarGenerator.cars(from, Math.min(100_000, n - from));
+                    cars.addAll(chunk);
+                    plain.addAll(chunk);
                 }
                 db.optimize();
-            } else {
-                cars.addIndex(DuckDBIndex.onAttribute(Car.MANUFACTURER));
-                cars.addIndex(DuckDBIndex.onAttribute(Car.PRICE));
-                cars.addIndex(DuckDBIndex.onAttribute(Car.YEAR));
             }
-            List<Double> lib = new ArrayList<>();
+            Map<String, IndexedCollection<Car>> subjects = new LinkedHashMap<>();
+            subjects.put("library (one statement, then the objects by key)", cars);
+            subjects.put("CQEngine's planner on our DuckDBIndexes", plain);
+            Map<String, List<Double>> lib = new LinkedHashMap<>();
             for (int r = 0; r < rounds + 5; r++) {
-                long t = System.nanoTime();
-                int c = 0;
-                try (ResultSet<Car> rs = cars.retrieve(and3)) {
-                    for (Car car : rs) {
-                        c++;
+                for (var e : subjects.entrySet()) {
+                    long t = System.nanoTime();
+                    int c = 0;
+                    try (ResultSet<Car> rs = e.getValue().retrieve(and3)) {
+                        for (Car car : rs) {
+                            c++;
+                        }
+                    }
+                    if (r >= 5) {
+                        lib.computeIfAbsent(e.getKey(), k -> new ArrayList<>()).add((System.nanoTime() - t) / 1e6);
+                    }
+                    if (r == 0) {
+                        System.out.println(e.getKey() + ": results " + c);
                     }
                 }
-                if (r >= 5) {
-                    lib.add((System.nanoTime() - t) / 1e6);
-                }
-                if (r == 0) {
-                    System.out.println("library results " + c);
-                }
             }
-            System.out.printf("library and3: median %.2f ms%n", median(lib));
+            for (var e : lib.entrySet()) {
+                System.out.printf("| %s | %.2f |%n", e.getKey(), median(e.getValue()));
+            }
         }
         try (Connection c = DriverManager.getConnection("jdbc:duckdb:" + file)) {
             try (Statement s = c.createStatement(); java.sql.ResultSet rs = s.executeQuery(
