@@ -30,7 +30,7 @@ import static com.googlecode.cqengine.query.QueryFactory.equal;
  * range, a year; 202 of 1M cars). First the library and CQEngine's planner over a second collection of the same
  * cars with the same DuckDBIndexes, interleaved; then, on the same file after the library closed it, raw JDBC
  * statements given on the command line as name/SQL pairs, interleaved. A name starting with {@code fresh} is
- * prepared and closed on every execution (as a statement written with literals must be); the others are prepared
+ * prepared and closed on every execution, one starting with {@code tx } runs between BEGIN and COMMIT (as a statement written with literals must be); the others are prepared
  * once and kept, as the library keeps its statements. {@code -Dparams=a,b,...} binds the {@code ?}s (a long where
  * it parses, else a string), {@code -Dinit=SQL} runs first (the library's {@code disabled_optimizers}, say).
  * Arguments: N, rounds, file (built when absent), then name SQL pairs.
@@ -125,7 +125,13 @@ public final class And3Shapes {
                 for (var e : ps.entrySet()) {
                     long t = System.nanoTime();
                     long rows = 0;
-                    boolean once = e.getKey().startsWith("fresh");
+                    boolean inTx = e.getKey().startsWith("tx ");
+                    if (inTx) {
+                        try (Statement b = c.createStatement()) {
+                            b.execute("BEGIN TRANSACTION");
+                        }
+                    }
+                    boolean once = e.getKey().startsWith("fresh") || e.getKey().startsWith("tx fresh");
                     PreparedStatement st = once ? c.prepareStatement(shapes.get(e.getKey())) : e.getValue();
                     try (java.sql.ResultSet rs = st.executeQuery()) {
                         int cols = rs.getMetaData().getColumnCount();
@@ -138,6 +144,11 @@ public final class And3Shapes {
                     }
                     if (once) {
                         st.close();
+                    }
+                    if (inTx) {
+                        try (Statement b = c.createStatement()) {
+                            b.execute("COMMIT");
+                        }
                     }
                     if (r >= 5) {
                         times.get(e.getKey()).add((System.nanoTime() - t) / 1e6);

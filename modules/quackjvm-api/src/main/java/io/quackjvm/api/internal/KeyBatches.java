@@ -100,7 +100,7 @@ final class KeyBatches<O, A> {
             throws SQLException {
         StringBuilder in = new StringBuilder();
         for (A k : keys) {
-            String literal = SqlLiterals.literal(schema.keyType.encode(k));
+            String literal = SqlLiterals.keyLiteral(schema.keyType.encode(k));
             if (literal == null || !small(keys.size())) {
                 forStoredObjects(c, keys, visitor);
                 return;

@@ -103,6 +103,45 @@ class SqlLiteralsTest {
         assertNull(SqlLiterals.literal(BigInteger.TWO.pow(127)), "beyond HUGEINT");
     }
 
+    /** Bare integer key literals in an IN list on a key column of each integer type find exactly the stored keys. */
+    @Test
+    void integerKeyLiteralsFindExactlyTheirKeys() throws SQLException {
+        Object[][] cases = {
+                {"TINYINT", new Object[]{Byte.MIN_VALUE, (byte) -1, (byte) 0, Byte.MAX_VALUE}},
+                {"SMALLINT", new Object[]{Short.MIN_VALUE, (short) -1, (short) 0, Short.MAX_VALUE}},
+                {"INTEGER", new Object[]{Integer.MIN_VALUE, -1, 0, 1, Integer.MAX_VALUE}},
+                {"BIGINT", new Object[]{Long.MIN_VALUE, (long) Integer.MIN_VALUE - 1, -1L, 0L, 1L,
+                        (long) Integer.MAX_VALUE + 1, Long.MAX_VALUE}},
+        };
+        for (Object[] kase : cases) {
+            Object[] keys = (Object[]) kase[1];
+            try (Statement s = c.createStatement()) {
+                s.execute("CREATE OR REPLACE TABLE keyed (k " + kase[0] + " PRIMARY KEY)");
+            }
+            try (PreparedStatement ps = c.prepareStatement("INSERT INTO keyed VALUES (?)")) {
+                for (Object k : keys) {
+                    ps.setObject(1, k);
+                    ps.execute();
+                }
+            }
+            for (int i = 0; i < keys.length; i++) {
+                // each key alone, and with its neighbours: found once, nothing else
+                String in = SqlLiterals.keyLiteral(keys[i]) + (i + 1 < keys.length ? ", " + SqlLiterals.keyLiteral(keys[i + 1]) : "");
+                try (Statement s = c.createStatement();
+                     ResultSet rs = s.executeQuery("SELECT k FROM keyed WHERE k IN (" + in + ") ORDER BY k")) {
+                    assertTrue(rs.next(), kase[0] + " " + keys[i]);
+                    assertEquals(keys[i], rs.getObject(1), kase[0] + " " + in);
+                    if (i + 1 < keys.length) {
+                        assertTrue(rs.next());
+                        assertEquals(keys[i + 1], rs.getObject(1), kase[0] + " " + in);
+                    }
+                    assertFalse(rs.next(), kase[0] + " " + in);
+                }
+            }
+        }
+        assertEquals("'it''s'", SqlLiterals.keyLiteral("it's"), "other keys as literal()");
+    }
+
     /** A statement carrying literals is marked one-shot, and only such a statement. */
     @Test
     void marksOneShotStatements() {
