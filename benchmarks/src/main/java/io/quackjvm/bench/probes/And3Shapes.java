@@ -88,7 +88,7 @@ public final class And3Shapes {
                 System.out.printf("| %s | %.2f |%n", e.getKey(), median(e.getValue()));
             }
         }
-        try (Connection c = DriverManager.getConnection("jdbc:duckdb:" + file)) {
+        try (Connection c = connect(file)) {
             try (Statement s = c.createStatement(); java.sql.ResultSet rs = s.executeQuery(
                     "SELECT table_name, estimated_size, column_count FROM duckdb_tables() ORDER BY 1")) {
                 while (rs.next()) {
@@ -162,6 +162,33 @@ public final class And3Shapes {
                 System.out.printf("| %s | %.2f |%n", e.getKey(), median(e.getValue()));
             }
         }
+    }
+
+    /**
+     * The raw connection: to the file, or with {@code -Dattach=true} as the library connects (an in-memory
+     * database with the file attached and used, through a duplicate of that connection); {@code -Dprops=k=v,...}
+     * are DuckDB connection properties ({@code jdbc_stream_results=true}, say).
+     */
+    private static Connection connect(Path file) throws java.sql.SQLException {
+        java.util.Properties props = new java.util.Properties();
+        for (String kv : System.getProperty("props", "").split(",")) {
+            if (kv.contains("=")) {
+                props.setProperty(kv.substring(0, kv.indexOf('=')), kv.substring(kv.indexOf('=') + 1));
+            }
+        }
+        if (!Boolean.getBoolean("attach")) {
+            return DriverManager.getConnection("jdbc:duckdb:" + file, props);
+        }
+        Connection root = DriverManager.getConnection("jdbc:duckdb:", props);
+        try (Statement s = root.createStatement()) {
+            s.execute("ATTACH '" + file + "' AS quack");
+            s.execute("USE quack");
+        }
+        Connection dup = ((org.duckdb.DuckDBConnection) root).duplicate();
+        try (Statement s = dup.createStatement()) {
+            s.execute("USE quack");
+        }
+        return dup;
     }
 
     private static double median(List<Double> v) {
