@@ -98,14 +98,14 @@ final class KeyBatches<O, A> {
      */
     void forStoredObjectsOnce(PooledConnection c, Collection<A> keys, StoredObjectVisitor<A, O> visitor)
             throws SQLException {
-        StringBuilder in = new StringBuilder();
+        StringJoiner in = new StringJoiner(", ");
         for (A k : keys) {
-            String literal = SqlLiterals.keyLiteral(schema.keyType.encode(k));
-            if (literal == null || !small(keys.size())) {
+            String literal = small(keys.size()) ? SqlLiterals.keyLiteral(schema.keyType.encode(k)) : null;
+            if (literal == null) {
                 forStoredObjects(c, keys, visitor);
                 return;
             }
-            in.append(in.length() == 0 ? "" : ", ").append(literal);
+            in.add(literal);
         }
         String key = CollectionSchema.KEY;
         String sql = SqlLiterals.MARK + "SELECT " + schema.sql().lookupColumns() + ", " + key + " FROM " + schema.table
