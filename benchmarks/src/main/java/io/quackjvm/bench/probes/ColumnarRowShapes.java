@@ -68,14 +68,7 @@ public final class ColumnarRowShapes {
                 if (kind == 0) {
                     app.append(codec.serialize(car));
                 } else {
-                    app.append(car.getCarId());
-                    app.append(car.getManufacturer());
-                    app.append(car.getModel());
-                    app.append(car.getColour().name());
-                    app.append(car.getDoors());
-                    app.append(car.getPrice());
-                    app.append(car.getFeatures());
-                    app.append(car.getYear());
+                    appendFields(app, car);
                     if (kind == 2) {
                         app.append(codec.serialize(car));
                     }
@@ -268,14 +261,7 @@ public final class ColumnarRowShapes {
                 try (DuckDBAppender app = c.unwrap(DuckDBConnection.class).createAppender(DuckDBConnection.DEFAULT_SCHEMA, typedTables[4])) {
                     app.beginRow();
                     app.append(k);
-                    app.append(car.getCarId());
-                    app.append(car.getManufacturer());
-                    app.append(car.getModel());
-                    app.append(car.getColour().name());
-                    app.append(car.getDoors());
-                    app.append(car.getPrice());
-                    app.append(car.getFeatures());
-                    app.append(car.getYear());
+                    appendFields(app, car);
                     app.endRow();
                 }
             });
@@ -297,14 +283,7 @@ public final class ColumnarRowShapes {
             shapes.put("typed: one Appender kept open, flush after each row", (car, k) -> {
                 keptApp.beginRow();
                 keptApp.append(k);
-                keptApp.append(car.getCarId());
-                keptApp.append(car.getManufacturer());
-                keptApp.append(car.getModel());
-                keptApp.append(car.getColour().name());
-                keptApp.append(car.getDoors());
-                keptApp.append(car.getPrice());
-                keptApp.append(car.getFeatures());
-                keptApp.append(car.getYear());
+                appendFields(keptApp, car);
                 keptApp.endRow();
                 keptApp.flush();
             });
@@ -367,6 +346,18 @@ public final class ColumnarRowShapes {
     }
 
     /** Binds the 8 typed columns; {@code list}: 0 createArrayOf, 1 NULL, 2 empty, 3 one VARCHAR, 4 no LIST column. */
+    /** The eight typed fields of a car, in the table's column order, into the Appender's current row. */
+    private static void appendFields(DuckDBAppender app, Car car) throws SQLException {
+        app.append(car.getCarId());
+        app.append(car.getManufacturer());
+        app.append(car.getModel());
+        app.append(car.getColour().name());
+        app.append(car.getDoors());
+        app.append(car.getPrice());
+        app.append(car.getFeatures());
+        app.append(car.getYear());
+    }
+
     private static void typed(Connection c, PreparedStatement p, Car car, int k, int list, boolean execute) throws SQLException {
         int i = 1;
         p.setInt(i++, k);

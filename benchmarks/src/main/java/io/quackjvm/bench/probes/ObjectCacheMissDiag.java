@@ -51,16 +51,7 @@ public final class ObjectCacheMissDiag {
         Path dir = Files.createTempDirectory("quackjvm-cachediag-");
         List<Car> all = CarGenerator.cars(0, n);
         SplittableRandom random = new SplittableRandom(11);
-        int[] perm = new int[n];
-        for (int i = 0; i < n; i++) {
-            perm[i] = i;
-        }
-        for (int i = n - 1; i > 0; i--) {
-            int j = random.nextInt(i + 1);
-            int t = perm[i];
-            perm[i] = perm[j];
-            perm[j] = t;
-        }
+        int[] perm = ObjectCacheProbe.permutation(n, random);
         Subject heap = Configs.get(Configs.ON_HEAP).factory.create(Files.createDirectories(dir.resolve("heap")));
         heap.load(all);
         Subject disk = Configs.get(Configs.DISK).factory.create(Files.createDirectories(dir.resolve("disk")));

@@ -100,16 +100,7 @@ public final class ObjectCacheProbe {
 
         // Distinct random keys: the first HOT_KEYS are the hot set, the rest are each used by one miss only.
         SplittableRandom random = new SplittableRandom(11);
-        int[] perm = new int[n];
-        for (int i = 0; i < n; i++) {
-            perm[i] = i;
-        }
-        for (int i = n - 1; i > 0; i--) {
-            int j = random.nextInt(i + 1);
-            int t = perm[i];
-            perm[i] = perm[j];
-            perm[j] = t;
-        }
+        int[] perm = permutation(n, random);
         // Long enough for the JIT to settle: with 300 rounds, the first phase's in-memory lookups (heap and hot) ran
         // 1.3-2.7x slower than the second's in every run of session 7, and the cache's put (Caffeine's put with its
         // maintenance, once per miss) took a median of 11 µs over the first 4,500 misses against 1.7 µs later
@@ -320,5 +311,20 @@ public final class ObjectCacheProbe {
 
     private static double q(long[] sorted, double q) {
         return sorted[Math.min(sorted.length - 1, (int) (sorted.length * q))] / 1e3;
+    }
+
+    /** The keys 0..n-1 in a random order (Fisher-Yates with {@code random}); the miss diagnostic uses it too. */
+    static int[] permutation(int n, SplittableRandom random) {
+        int[] perm = new int[n];
+        for (int i = 0; i < n; i++) {
+            perm[i] = i;
+        }
+        for (int i = n - 1; i > 0; i--) {
+            int j = random.nextInt(i + 1);
+            int t = perm[i];
+            perm[i] = perm[j];
+            perm[j] = t;
+        }
+        return perm;
     }
 }
