@@ -100,7 +100,7 @@ final class KeyBatches<O, A> {
             throws SQLException {
         StringJoiner in = new StringJoiner(", ");
         for (A k : keys) {
-            String literal = small(keys.size()) ? SqlLiterals.keyLiteral(schema.keyType.encode(k)) : null;
+            String literal = small(keys.size()) ? SqlLiterals.literal(schema.keyType.encode(k)) : null;
             if (literal == null) {
                 forStoredObjects(c, keys, visitor);
                 return;

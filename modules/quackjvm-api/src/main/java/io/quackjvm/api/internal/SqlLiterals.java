@@ -9,8 +9,8 @@ import java.util.UUID;
  * for the statements DuckDB runs faster with constants than with parameters even though it must plan them anew
  * (the objects of a query's few matches, {@link KeyBatches#forStoredObjectsOnce}). Such a statement carries
  * {@link #MARK} and is closed after use ({@link #release}) instead of kept in the connection's statement cache,
- * where statements that never recur would push out those that do. A stored form is already the value DuckDB compares, so writing it exactly keeps
- * Java's ordering: a number is its decimal digits inside a {@code CAST} to the column's integer type, a string is
+ * where statements that never recur would push out those that do. A stored form is already the value DuckDB
+ * compares, so writing it exactly keeps Java's ordering: an integer is its bare decimal digits, a HUGEINT its digits cast to {@code HUGEINT}, a string is
  * quoted with every quote doubled (DuckDB's standard strings know no other escape), a UUID is its canonical text
  * cast to {@code UUID}. Anything else, and any string that DuckDB's SQL text could not carry unchanged (a NUL
  * char, an unpaired surrogate), is refused with {@code null}, and the caller binds it as a parameter instead.
@@ -51,17 +51,11 @@ final class SqlLiterals {
 
     /** The SQL literal of a stored value, or {@code null} when it has none that is certainly exact. */
     static String literal(Object stored) {
-        if (stored instanceof Long v) {
-            return "CAST(" + v + " AS BIGINT)";
-        }
-        if (stored instanceof Integer v) {
-            return "CAST(" + v + " AS INTEGER)";
-        }
-        if (stored instanceof Short v) {
-            return "CAST(" + v + " AS SMALLINT)";
-        }
-        if (stored instanceof Byte v) {
-            return "CAST(" + v + " AS TINYINT)";
+        if (stored instanceof Long || stored instanceof Integer || stored instanceof Short || stored instanceof Byte) {
+            // Bare digits: DuckDB compares an integer literal in the column's type (one beyond BIGINT widens both
+            // sides), and binds it faster than a CAST (1.88 against 2.62 ms to plan and run an IN list of 202 keys,
+            // benchmarks/results/query-pushdown/and3-literals.md).
+            return stored.toString();
         }
         if (stored instanceof Boolean v) {
             return v ? "TRUE" : "FALSE";
@@ -77,19 +71,6 @@ final class SqlLiterals {
             return string(v);
         }
         return null;
-    }
-
-    /**
-     * The literal of a stored key for an {@code IN} list on the key column: an integer as its bare digits, which
-     * DuckDB binds faster than a {@code CAST} (1.88 against 2.62 ms to plan and run a list of 202,
-     * {@code benchmarks/results/query-pushdown/and3-literals.md}) and compares exactly, since the list takes the
-     * column's type (a value beyond BIGINT widens both sides); any other value as {@link #literal}.
-     */
-    static String keyLiteral(Object stored) {
-        if (stored instanceof Integer || stored instanceof Long || stored instanceof Short || stored instanceof Byte) {
-            return stored.toString();
-        }
-        return literal(stored);
     }
 
     /** {@code 'text'} with quotes doubled, or {@code null} for a NUL char or an unpaired surrogate. */
