@@ -105,8 +105,17 @@ final class CollectionSchema<O, A> {
 
     /** The layout columns qualified with {@code alias}: {@code o."c1", o."c2"}. */
     String qualified(String alias) {
+        return qualified(alias, layout.columns());
+    }
+
+    /** The layout's {@link ObjectTable#lookupColumns} qualified with {@code alias}. */
+    String qualifiedLookup(String alias) {
+        return qualified(alias, layout.lookupColumns());
+    }
+
+    private static String qualified(String alias, List<Column> columns) {
         StringJoiner j = new StringJoiner(", ");
-        for (Column col : layout.columns()) {
+        for (Column col : columns) {
             j.add(alias + "." + quote(col.name()));
         }
         return j.toString();

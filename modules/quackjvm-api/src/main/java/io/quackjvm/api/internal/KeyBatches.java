@@ -1,6 +1,5 @@
 package io.quackjvm.api.internal;
 
-import io.quackjvm.api.spi.Column;
 import io.quackjvm.api.spi.PooledConnection;
 import io.quackjvm.api.spi.RowCursor;
 import org.duckdb.DuckDBAppender;
@@ -76,11 +75,7 @@ final class KeyBatches<O, A> {
             }
         } else {
             stage(c, keys);
-            StringJoiner lookup = new StringJoiner(", ");
-            for (Column col : schema.layout.lookupColumns()) {
-                lookup.add("t." + CollectionSchema.quote(col.name()));
-            }
-            String sql = "SELECT " + lookup + ", t." + key + " FROM " + schema.table + " t JOIN "
+            String sql = "SELECT " + schema.qualifiedLookup("t") + ", t." + key + " FROM " + schema.table + " t JOIN "
                     + stage + " s ON t." + key + " = s." + key;
             try (Statement s = c.connection().createStatement(); ResultSet rs = s.executeQuery(sql)) {
                 readStored(rs, foundKeys, foundObjects);
