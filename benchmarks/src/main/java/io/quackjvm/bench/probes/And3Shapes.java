@@ -32,7 +32,11 @@ import static com.googlecode.cqengine.query.QueryFactory.equal;
  * statements given on the command line as name/SQL pairs, interleaved. A name starting with {@code fresh} is
  * prepared and closed on every execution, one starting with {@code tx } runs between BEGIN and COMMIT (as a statement written with literals must be); the others are prepared
  * once and kept, as the library keeps its statements. {@code -Dparams=a,b,...} binds the {@code ?}s (a long where
- * it parses, else a string), {@code -Dinit=SQL} runs first (the library's {@code disabled_optimizers}, say).
+ * it parses, else a string), {@code -Dinit=SQL} runs first (the library's {@code disabled_optimizers}, say);
+ * {@code -Dlibprops=k=v,...} are DuckDB properties of the library's database; {@code -Dsubjects=library} or
+ * {@code planner} times one of the two alone. {@code $KEYS} in a statement is the list of the query's matching keys
+ * as literals; as a {@code -Dparams} value it binds them as one INTEGER array. A name starting with {@code seq}
+ * takes {@code KEYS-SQL|FETCH-SQL} and runs {@link #sequence} (the library's two statements, raw).
  * Arguments: N, rounds, file (built when absent), then name SQL pairs.
  */
 public final class And3Shapes {
@@ -46,7 +50,14 @@ public final class And3Shapes {
         Query<Car> and3 = and(equal(Car.MANUFACTURER, CarGenerator.manufacturer(7)), between(Car.PRICE, 30_000.0, 60_000.0),
                 equal(Car.YEAR, 2010));
         boolean fresh = !Files.exists(file);
-        try (DuckDBDatabase db = DuckDBDatabase.builder().file(file).build()) {
+        List<Integer> matchKeys = new ArrayList<>();
+        DuckDBDatabase.Builder builder = DuckDBDatabase.builder().file(file);
+        for (String kv : System.getProperty("libprops", "").split(",")) {
+            if (kv.contains("=")) {
+                builder.property(kv.substring(0, kv.indexOf('=')), kv.substring(kv.indexOf('=') + 1));
+            }
+        }
+        try (DuckDBDatabase db = builder.build()) {
             IndexedCollection<Car> cars = db.collection(Car.CAR_ID).name("car").build();
             IndexedCollection<Car> plain = new ConcurrentIndexedCollection<>(
                     db.collection(Car.CAR_ID).name("car_plain").buildPersistence());
@@ -64,8 +75,13 @@ public final class And3Shapes {
                 db.optimize();
             }
             Map<String, IndexedCollection<Car>> subjects = new LinkedHashMap<>();
-            subjects.put("library (one statement, then the objects by key)", cars);
-            subjects.put("CQEngine's planner on our DuckDBIndexes", plain);
+            String only = System.getProperty("subjects", "both");
+            if (!only.equals("planner")) {
+                subjects.put("library (one statement, then the objects by key)", cars);
+            }
+            if (!only.equals("library")) {
+                subjects.put("CQEngine's planner on our DuckDBIndexes", plain);
+            }
             Map<String, List<Double>> lib = new LinkedHashMap<>();
             for (int r = 0; r < rounds + 5; r++) {
                 for (var e : subjects.entrySet()) {
@@ -74,6 +90,9 @@ public final class And3Shapes {
                     try (ResultSet<Car> rs = e.getValue().retrieve(and3)) {
                         for (Car car : rs) {
                             c++;
+                            if (r == 0 && e.getValue() == cars) {
+                                matchKeys.add(car.getCarId());
+                            }
                         }
                     }
                     if (r >= 5) {
@@ -101,17 +120,22 @@ public final class And3Shapes {
                 }
             }
             Map<String, String> shapes = new LinkedHashMap<>();
+            String literalKeys = matchKeys.stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(", "));
             for (int i = 3; i < args.length; i += 2) {
-                shapes.put(args[i], args[i + 1]);
+                shapes.put(args[i], args[i + 1].replace("$KEYS", literalKeys));
             }
             Map<String, List<Double>> times = new LinkedHashMap<>();
             Map<String, PreparedStatement> ps = new LinkedHashMap<>();
             for (var e : shapes.entrySet()) {
-                PreparedStatement st = c.prepareStatement(e.getValue());
+                PreparedStatement st = c.prepareStatement(e.getValue().split("\\|")[0]);
                 String[] ps0 = System.getProperty("params", "").split(",");
                 int marks = (int) e.getValue().chars().filter(ch -> ch == '?').count();
                 for (int k = 0; k < marks; k++) {
                     String v = ps0[k];
+                    if (v.equals("$KEYS")) {
+                        st.setArray(k + 1, c.createArrayOf("INTEGER", matchKeys.toArray()));
+                        continue;
+                    }
                     try {
                         st.setLong(k + 1, Long.parseLong(v));
                     } catch (NumberFormatException x) {
@@ -130,6 +154,16 @@ public final class And3Shapes {
                         try (Statement b = c.createStatement()) {
                             b.execute("BEGIN TRANSACTION");
                         }
+                    }
+                    if (e.getKey().startsWith("seq")) {
+                        rows = sequence(c, e.getValue(), shapes.get(e.getKey()).split("\\|")[1]);
+                        if (r >= 5) {
+                            times.get(e.getKey()).add((System.nanoTime() - t) / 1e6);
+                        }
+                        if (r == 0) {
+                            System.out.println(e.getKey() + " rows=" + rows);
+                        }
+                        continue;
                     }
                     boolean once = e.getKey().startsWith("fresh") || e.getKey().startsWith("tx fresh");
                     PreparedStatement st = once ? c.prepareStatement(shapes.get(e.getKey())) : e.getValue();
@@ -189,6 +223,45 @@ public final class And3Shapes {
             s.execute("USE quack");
         }
         return dup;
+    }
+
+    /**
+     * The library's sequence, raw: in one transaction (BEGIN and COMMIT kept, as the library keeps them) the kept
+     * keys statement, then a fresh statement of {@code fetch} with {@code $K} replaced by the keys read, closed
+     * after use. Returns the rows fetched.
+     */
+    private static long sequence(Connection c, PreparedStatement keysStatement, String fetch)
+            throws java.sql.SQLException {
+        PreparedStatement begin = KEPT.computeIfAbsent("BEGIN TRANSACTION", sql -> prepare(c, sql));
+        PreparedStatement commit = KEPT.computeIfAbsent("COMMIT", sql -> prepare(c, sql));
+        begin.execute();
+        StringBuilder keys = new StringBuilder();
+        try (java.sql.ResultSet rs = keysStatement.executeQuery()) {
+            while (rs.next()) {
+                keys.append(keys.length() == 0 ? "" : ", ").append(rs.getInt(1));
+            }
+        }
+        long rows = 0;
+        try (PreparedStatement st = c.prepareStatement(fetch.replace("$K", keys));
+             java.sql.ResultSet rs = st.executeQuery()) {
+            while (rs.next()) {
+                rs.getBytes(1);
+                rs.getInt(2);
+                rows++;
+            }
+        }
+        commit.execute();
+        return rows;
+    }
+
+    private static final Map<String, PreparedStatement> KEPT = new java.util.HashMap<>();
+
+    private static PreparedStatement prepare(Connection c, String sql) {
+        try {
+            return c.prepareStatement(sql);
+        } catch (java.sql.SQLException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     private static double median(List<Double> v) {
