@@ -150,6 +150,9 @@ public final class Compare {
         cmd.add("-XX:MinHeapFreeRatio=5");
         cmd.add("-XX:MaxHeapFreeRatio=10");
         cmd.addAll(c.jvmFlags);
+        if (System.getProperty(Configs.DUCKDB_PROPERTIES) != null) {
+            cmd.add("-D" + Configs.DUCKDB_PROPERTIES + "=" + System.getProperty(Configs.DUCKDB_PROPERTIES));
+        }
         cmd.add("-cp");
         cmd.add(System.getProperty("java.class.path"));
         cmd.add(Worker.class.getName());

@@ -62,6 +62,12 @@ public final class Configs {
     public static final String QUACK_MEM_PK = "quack-mem-pk";
     public static final String QUACK_FILE_PK = "quack-file-pk";
 
+    /**
+     * System property of the harness: DuckDB properties ({@code k=v,...}) every quackjvm configuration sets, passed
+     * on to the forks (for example {@code threads=1}, to compare DuckDB's scheduling).
+     */
+    public static final String DUCKDB_PROPERTIES = "bench.duckdb";
+
     /** Secondary indexes a quackjvm configuration asks for. */
     enum Indexes { NONE, SCAN, ART, COVERING }
     public static final String QUACK_FILE_COVERING = "quack-file-covering";
@@ -200,6 +206,12 @@ public final class Configs {
         if (columnar) {
             b.columnarLayout(ColumnarLayout.reflective(Car.class));
         }
+        String duckdb = System.getProperty(DUCKDB_PROPERTIES, "");
+        for (String kv : duckdb.split(",")) {
+            if (kv.contains("=")) {
+                b.property(kv.substring(0, kv.indexOf('=')), kv.substring(kv.indexOf('=') + 1));
+            }
+        }
         DuckDBPersistence<Car, Integer> p = b.build();
         IndexedCollection<Car> cars = new ConcurrentIndexedCollection<>(p);
         String mode;
@@ -217,6 +229,7 @@ public final class Configs {
             why = "; no secondary indexes by design";
         }
         return new CollectionSubject(cars, mode, p::close, file ? dir : null, p::getBytesUsed, p::optimize,
-                "features: " + libraryFeatures() + (memoryLimit == null ? "" : "; memoryLimit=" + memoryLimit) + why);
+                "features: " + libraryFeatures() + (memoryLimit == null ? "" : "; memoryLimit=" + memoryLimit)
+                        + (duckdb.isEmpty() ? "" : "; DuckDB properties " + duckdb) + why);
     }
 }
