@@ -146,8 +146,10 @@ public final class AttributeIndexQueries<O, A> extends SortedStatistics<A, O> {
         String sql = "SELECT " + from
                 + range(lower, lowerInclusive, upper, upperInclusive, params)
                 + " ORDER BY i.value" + (descending ? " DESC" : "");
-        int valueColumn = table.columnCount();
-        return table.query(options, sql, params, true,
-                (o, row) -> new KeyValueMaterialized<>(valueType.decode(row.getObject(valueColumn)), o));
+        int valueColumn = index.covering() ? index.coveredColumns().size() : table.columnCount();
+        CollectionReads.RowMapper<O, KeyValue<A, O>> pair =
+                (o, row) -> new KeyValueMaterialized<>(valueType.decode(row.getObject(valueColumn)), o);
+        return index.covering() ? table.queryCopies(options, sql, params, true, pair)
+                : table.query(options, sql, params, true, pair);
     }
 }

@@ -120,12 +120,12 @@ final class CollectionIndexes<O, A> {
 
     /**
      * Describes an attribute index on this collection (nothing is created until {@link #attach}); a covering one
-     * copies the layout's columns as they are now.
+     * copies the layout's {@link io.quackjvm.api.spi.ObjectTable#copyColumns} as they are now.
      */
     <V> IndexTable<O, V> describe(Attribute<O, V> attribute, ValueType<V> valueType, IndexStrategyProvider strategy,
                                   boolean covering) {
         return new IndexTable<>(schema.name, schema.keyType.sqlType, attribute, valueType, strategy,
-                covering ? schema.layout.columns() : List.of());
+                covering ? schema.layout.copyColumns() : List.of());
     }
 
     /**
@@ -314,7 +314,7 @@ final class CollectionIndexes<O, A> {
                     schema.keyType.bind(insert, 1, key);
                     insert.setObject(2, v);
                     if (index.covering()) {
-                        schema.layout.write(object, new Writers.StatementRow(insert, 3));
+                        schema.layout.writeCopy(object, new Writers.StatementRow(insert, 3));
                     }
                     insert.executeUpdate();
                 }
@@ -345,7 +345,7 @@ final class CollectionIndexes<O, A> {
                         schema.keyType.write(row, e.getKey());
                         row.putObject(v);
                         if (index.covering()) {
-                            schema.layout.write(e.getValue(), row);
+                            schema.layout.writeCopy(e.getValue(), row);
                         }
                         appender.endRow();
                         if (++inChunk == stagingChunkRows) {

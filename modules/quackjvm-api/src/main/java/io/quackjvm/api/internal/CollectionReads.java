@@ -132,20 +132,38 @@ final class CollectionReads<O, A> {
      */
     <T> CloseableIterator<T> query(QueryOptions options, String sql, List<?> params, boolean large,
                                    RowMapper<O, T> mapper) {
-        return statements.cursor(options, sql, params, large, view(mapper));
+        return statements.cursor(options, sql, params, large, view(mapper, false));
     }
 
     /** As {@link #query}, every row read at once through the point reader: for a result bounded by a LIMIT. */
     <T> List<T> queryAll(QueryOptions options, String sql, List<?> params, RowMapper<O, T> mapper) {
-        return statements.list(options, sql, params, view(mapper));
+        return statements.list(options, sql, params, view(mapper, false));
     }
 
-    private <T> ObjectTable<T> view(RowMapper<O, T> mapper) {
+    /**
+     * As {@link #query}, over rows whose first columns are the layout's {@link ObjectTable#copyColumns}: the
+     * copies a covering index table carries.
+     */
+    <T> CloseableIterator<T> queryCopies(QueryOptions options, String sql, List<?> params, boolean large,
+                                         RowMapper<O, T> mapper) {
+        return statements.cursor(options, sql, params, large, view(mapper, true));
+    }
+
+    /** As {@link #queryCopies}, every row read at once, as {@link #queryAll} reads. */
+    <T> List<T> queryAllCopies(QueryOptions options, String sql, List<?> params, RowMapper<O, T> mapper) {
+        return statements.list(options, sql, params, view(mapper, true));
+    }
+
+    /** Rows that start with the layout's columns, or with its copy columns when {@code copies}. */
+    private <T> ObjectTable<T> view(RowMapper<O, T> mapper, boolean copies) {
         ObjectTable<O> layout = schema.layout;
+        List<Column> columns = copies ? layout.copyColumns() : layout.columns();
         return new ObjectTable<>() {
-            @Override public List<Column> columns() { return layout.columns(); }
+            @Override public List<Column> columns() { return columns; }
             @Override public void write(T object, RowWriter row) { throw new UnsupportedOperationException(); }
-            @Override public T read(RowSource row) throws SQLException { return mapper.map(layout.read(row), row); }
+            @Override public T read(RowSource row) throws SQLException {
+                return mapper.map(copies ? layout.readCopy(row) : layout.read(row), row);
+            }
         };
     }
 

@@ -229,6 +229,18 @@ public final class CollectionTable<O, A> {
         return reads.query(options, sql, params, large, mapper);
     }
 
+    /** As {@link #query}, over a covering index table's copies; see {@link CollectionReads#queryCopies}. */
+    <T> CloseableIterator<T> queryCopies(QueryOptions options, String sql, List<?> params, boolean large,
+                                         CollectionReads.RowMapper<O, T> mapper) {
+        return reads.queryCopies(options, sql, params, large, mapper);
+    }
+
+    /** As {@link #queryAll}, over a covering index table's copies; see {@link CollectionReads#queryAllCopies}. */
+    <T> List<T> queryAllCopies(QueryOptions options, String sql, List<?> params,
+                               CollectionReads.RowMapper<O, T> mapper) {
+        return reads.queryAllCopies(options, sql, params, mapper);
+    }
+
     /** A cursor over objects already read by {@link #queryAll}, registered with the request as cursors are. */
     <T> CloseableIterator<T> cursorOver(QueryOptions options, List<T> rows) {
         return statements.cursorOver(options, rows);

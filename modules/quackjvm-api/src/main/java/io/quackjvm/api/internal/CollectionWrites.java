@@ -281,7 +281,7 @@ final class CollectionWrites<O, A> {
                         schema.keyType.write(indexRow, key);
                         indexRow.putObject(v);
                         if (covering) {
-                            chunk.replayLayout(j, indexRow);
+                            chunk.replayCopy(j, indexRow);
                         }
                         index.endRow();
                     }

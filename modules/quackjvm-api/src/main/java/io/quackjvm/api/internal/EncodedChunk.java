@@ -42,7 +42,14 @@ final class EncodedChunk<A, O> {
     private Object[] values = new Object[1024];
     private String[] nestedTypes;
     private int size;
-    private final int[] rowStart;
+    /** Where row {@code j}'s values start and end (its key, then its layout columns). */
+    private final int[] rowStart, rowEnd;
+    /**
+     * Where row {@code j}'s copy for covering index tables starts ({@code n + 1} entries), when the layout's
+     * {@link io.quackjvm.api.spi.ObjectTable#copyColumns} are not its columns; {@code null} when they are (the
+     * copy is then the layout's values, replayed again) or no index covers.
+     */
+    private final int[] copyStart;
 
     EncodedChunk(CollectionSchema<O, A> schema, List<IndexTable<O, ?>> indexes, Map<A, O> byKey)
             throws SQLException {
@@ -51,6 +58,10 @@ final class EncodedChunk<A, O> {
         int n = byKey.size();
         this.keys = new Object[n];
         this.rowStart = new int[n + 1];
+        this.rowEnd = new int[n];
+        boolean covering = indexes.stream().anyMatch(IndexTable::covering);
+        this.copyStart = covering && !schema.layout.copyColumns().equals(schema.layout.columns()) ? new int[n + 1]
+                : null;
         this.indexValues = new Object[indexes.size()][];
         this.indexStart = new int[indexes.size()][n + 1];
         int[] filled = new int[indexes.size()];
@@ -74,6 +85,11 @@ final class EncodedChunk<A, O> {
             rowStart[j] = size;
             schema.keyType.write(recorder, e.getKey());
             schema.layout.write(e.getValue(), recorder);
+            rowEnd[j] = size;
+            if (copyStart != null) {
+                copyStart[j] = size;
+                schema.layout.writeCopy(e.getValue(), recorder);
+            }
             for (int i = 0; i < indexes.size(); i++) {
                 Set<Object> v = indexes.get(i).encodedValues(e.getValue(), ATTRIBUTE_OPTIONS);
                 indexStart[i][j] = filled[i];
@@ -88,6 +104,9 @@ final class EncodedChunk<A, O> {
             j++;
         }
         rowStart[n] = size;
+        if (copyStart != null) {
+            copyStart[n] = size;
+        }
         for (int i = 0; i < indexes.size(); i++) {
             indexStart[i][n] = filled[i];
         }
@@ -107,15 +126,20 @@ final class EncodedChunk<A, O> {
 
     /** Writes row {@code j} (key first) into {@code row}. */
     void replay(int j, RowWriter row) throws SQLException {
-        replay(rowStart[j], rowStart[j + 1], row);
+        replay(rowStart[j], rowEnd[j], row);
     }
 
     /**
-     * Writes the layout columns of row {@code j} (without its key, which {@link KeyType#write} records as one value)
-     * into {@code row}: the copy a covering index table carries.
+     * Writes the copy of row {@code j}'s object that a covering index table carries into {@code row}: its
+     * layout columns (without its key, which {@link KeyType#write} records as one value), or the layout's own
+     * copy columns when they differ.
      */
-    void replayLayout(int j, RowWriter row) throws SQLException {
-        replay(rowStart[j] + 1, rowStart[j + 1], row);
+    void replayCopy(int j, RowWriter row) throws SQLException {
+        if (copyStart != null) {
+            replay(copyStart[j], rowStart[j + 1], row);
+        } else {
+            replay(rowStart[j] + 1, rowEnd[j], row);
+        }
     }
 
     private void replay(int from, int to, RowWriter row) throws SQLException {

@@ -40,12 +40,12 @@ final class IndexResultSet<O, A> extends SqlResultSet<O> {
             // point reader, whose per-row cost for a few hundred rows is below the bulk reader's set-up (an Arrow
             // export costs about 0.7 ms). An answer past SMALL_RESULT rows is read again, streamed through the bulk
             // reader; each statement sees one consistent snapshot and nothing of the first is returned then.
-            List<O> first = table.queryAll(options, sql + " LIMIT " + (SMALL_RESULT + 1), predicate.params(),
+            List<O> first = table.queryAllCopies(options, sql + " LIMIT " + (SMALL_RESULT + 1), predicate.params(),
                     (o, row) -> o);
             if (first.size() <= SMALL_RESULT) {
                 return table.cursorOver(options, first);
             }
-            return table.query(options, sql, predicate.params(), true, (o, row) -> o);
+            return table.queryCopies(options, sql, predicate.params(), true, (o, row) -> o);
         }
         String sql = "SELECT " + table.sqlColumns() + " FROM " + table.sqlName() + " WHERE " + CollectionSchema.KEY
                 + " IN (SELECT " + CollectionSchema.KEY + " FROM " + index.sqlName() + where() + ")";

@@ -42,6 +42,28 @@ public interface ObjectTable<O> {
     }
 
     /**
+     * The columns of the copy of an object that a covering index table carries next to each indexed value, so
+     * that a range on that value builds its objects from the index table alone. The default copies every column
+     * ({@link #columns()}, written by {@link #write} and read by {@link #read}). A layout of many columns may
+     * return one column holding the whole row instead: DuckDB's cost of fetching a row grows with the number of
+     * its columns, and a covering index is chosen for the speed of its narrow ranges. The engine stores them under
+     * prefixed names, so they never clash with its own columns.
+     */
+    default List<Column> copyColumns() {
+        return columns();
+    }
+
+    /** Writes the {@link #copyColumns()} of one object, in order (the default: {@link #write}). */
+    default void writeCopy(O object, RowWriter row) throws SQLException {
+        write(object, row);
+    }
+
+    /** Rebuilds one object from a row whose columns are {@link #copyColumns()} in order. */
+    default O readCopy(RowSource row) throws SQLException {
+        return read(row);
+    }
+
+    /**
      * Checks a table found in an existing database file against this layout and returns the columns to add
      * (for example a field the class gained). Throws an {@link IllegalStateException} naming every difference
      * that cannot be reconciled. The default accepts the table if its columns have exactly the names and types of

@@ -172,6 +172,70 @@ class CoveringIndexTest {
     }
 
     /**
+     * On the columnar layout a covering index table carries each object as one row-copy BLOB (one column for DuckDB
+     * to fetch per match, not one per field), whether or not the object table keeps a row copy; the objects read
+     * from it, by a range and by index ordering, equal the stored ones, before and after reopening.
+     */
+    @ParameterizedTest(name = "row copy in the object table {0}")
+    @ValueSource(booleans = {false, true})
+    void columnarCopyIsOneBlobColumn(boolean rowCopy, @TempDir Path dir) throws Exception {
+        Path file = dir.resolve("c.duckdb");
+        ColumnarLayout layout = rowCopy ? ColumnarLayout.reflective(Item.class).withRowCopy()
+                : ColumnarLayout.reflective(Item.class);
+        List<Item> items = new ArrayList<>();
+        for (int i = 0; i < 300; i++) {
+            items.add(item(i, i % 97, List.of("t" + i % 3)));
+        }
+        String table = null;
+        for (int open = 0; open < 2; open++) {
+            try (DuckDBPersistence<Item, Integer> p = DuckDBPersistence.builder(Item.ID).file(file)
+                    .columnarLayout(layout).build()) {
+                IndexedCollection<Item> c = new ConcurrentIndexedCollection<>(p);
+                DuckDBIndex<Double, Item> score = DuckDBIndex.onAttributeCovering(Item.SCORE);
+                c.addIndex(score);
+                if (open == 0) {
+                    c.addAll(items.subList(0, 200));
+                    items.subList(200, 300).forEach(c::add);
+                }
+                table = score.getTableName();
+                List<Item> expected = new ArrayList<>();
+                for (Item i : items) {
+                    if (Item.SCORE.getValue(i, null) >= 10 && Item.SCORE.getValue(i, null) <= 20) {
+                        expected.add(i);
+                    }
+                }
+                assertEquals(expected, all(c, between(Item.SCORE, 10.0, 20.0)), "open " + open);
+                List<Item> ordered = new ArrayList<>();
+                try (ResultSet<Item> rs = c.retrieve(between(Item.SCORE, 10.0, 20.0), com.googlecode.cqengine.query
+                        .QueryFactory.queryOptions(com.googlecode.cqengine.query.QueryFactory.orderBy(
+                                com.googlecode.cqengine.query.QueryFactory.ascending(Item.SCORE)),
+                        com.googlecode.cqengine.query.QueryFactory.applyThresholds(
+                                com.googlecode.cqengine.query.QueryFactory.threshold(
+                                        com.googlecode.cqengine.query.option.EngineThresholds
+                                                .INDEX_ORDERING_SELECTIVITY, 1.0))))) {
+                    rs.forEach(ordered::add);
+                }
+                assertEquals(expected.size(), ordered.size(), "open " + open);
+                for (int k = 1; k < ordered.size(); k++) {
+                    assertTrue(ordered.get(k - 1).score <= ordered.get(k).score, "index order, open " + open);
+                }
+                assertEquals(new java.util.HashSet<>(expected), new java.util.HashSet<>(ordered), "open " + open);
+            }
+        }
+        try (Connection raw = DriverManager.getConnection("jdbc:duckdb:" + file);
+             java.sql.Statement s = raw.createStatement();
+             java.sql.ResultSet rs = s.executeQuery("SELECT column_name, data_type FROM information_schema.columns "
+                     + "WHERE table_name = '" + table + "' ORDER BY ordinal_position")) {
+            List<String> columns = new ArrayList<>();
+            while (rs.next()) {
+                columns.add(rs.getString(1) + " " + rs.getString(2));
+            }
+            assertEquals(3, columns.size(), "columns of " + table + ": " + columns);
+            assertEquals("o__row BLOB", columns.get(2), "columns of " + table + ": " + columns);
+        }
+    }
+
+    /**
      * A range or equality on a covering index is written with its bounds as SQL literals, read as a narrow answer
      * first and, past {@code IndexResultSet.SMALL_RESULT} rows, read again whole: answers of every size, before and
      * after optimize(), equal the filter over the objects.

@@ -88,7 +88,7 @@ class DifferentialQueryTest {
         run(seed);
     }
 
-    /** Every index covering, on the columnar layout: the objects come from the index tables' copies of the fields. */
+    /** Every index covering, on the columnar layout: the objects come from the row copies the index tables carry. */
     @ParameterizedTest(name = "columnar, covering, seed {0}")
     @ValueSource(longs = {3L, 77L})
     void columnarCovering(long seed) {
