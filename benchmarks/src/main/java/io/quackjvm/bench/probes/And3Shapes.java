@@ -36,7 +36,9 @@ import static com.googlecode.cqengine.query.QueryFactory.equal;
  * {@code -Dlibprops=k=v,...} are DuckDB properties of the library's database; {@code -Dsubjects=library} or
  * {@code planner} times one of the two alone. {@code $KEYS} in a statement is the list of the query's matching keys
  * as literals; as a {@code -Dparams} value it binds them as one INTEGER array. A name starting with {@code seq}
- * takes {@code KEYS-SQL|FETCH-SQL} and runs {@link #sequence} (the library's two statements, raw).
+ * takes {@code KEYS-SQL|FETCH-SQL} and runs {@link #sequence} (the library's two statements, raw);
+ * {@code -Dseq=KEYS-SQL|FETCH-SQL} runs that sequence in the library's rotation, on a duplicate of the library's own
+ * root connection (captured through the connection-pool SPI), so the three are timed side by side.
  * Arguments: N, rounds, file (built when absent), then name SQL pairs.
  */
 public final class And3Shapes {
@@ -56,6 +58,26 @@ public final class And3Shapes {
             if (kv.contains("=")) {
                 builder.property(kv.substring(0, kv.indexOf('=')), kv.substring(kv.indexOf('=') + 1));
             }
+        }
+        // -Dseq=KEYS-SQL|FETCH-SQL: the library's two statements, raw, timed in the same rotation on a duplicate of
+        // the library's own root connection (captured through the connection-pool SPI).
+        String seq = System.getProperty("seq");
+        Connection[] root = new Connection[1];
+        io.quackjvm.api.spi.ConnectionInitializer[] init = new io.quackjvm.api.spi.ConnectionInitializer[1];
+        if (seq != null) {
+            io.quackjvm.api.spi.ConnectionPoolProvider duplicating = java.util.ServiceLoader
+                    .load(io.quackjvm.api.spi.ConnectionPoolProvider.class).stream()
+                    .map(java.util.ServiceLoader.Provider::get).filter(p -> p.name().equals("duplicating"))
+                    .findFirst().orElseThrow();
+            builder.connectionPool(new io.quackjvm.api.spi.ConnectionPoolProvider() {
+                @Override public String name() { return "probe-capturing"; }
+                @Override public io.quackjvm.api.spi.ConnectionPool create(Connection r, int max,
+                        io.quackjvm.api.spi.ConnectionInitializer i) {
+                    root[0] = r;
+                    init[0] = i;
+                    return duplicating.create(r, max, i);
+                }
+            });
         }
         try (DuckDBDatabase db = builder.build()) {
             IndexedCollection<Car> cars = db.collection(Car.CAR_ID).name("car").build();
@@ -83,28 +105,59 @@ public final class And3Shapes {
                 subjects.put("CQEngine's planner on our DuckDBIndexes", plain);
             }
             Map<String, List<Double>> lib = new LinkedHashMap<>();
+            Connection raw = null;
+            PreparedStatement rawKeys = null;
+            if (seq != null) {
+                raw = ((org.duckdb.DuckDBConnection) root[0]).duplicate();
+                init[0].initialize(raw);
+                rawKeys = raw.prepareStatement(seq.split("\\|")[0]);
+                bindParams(raw, rawKeys, seq.split("\\|")[0], matchKeys);
+            }
+            // Each round runs the subjects (and the raw sequence) in a rotated order, so that none always follows
+            // the planner's scans of a whole table.
+            List<String> order = new ArrayList<>(subjects.keySet());
+            if (raw != null) {
+                order.add(0, RAW);
+            }
             for (int r = 0; r < rounds + 5; r++) {
-                for (var e : subjects.entrySet()) {
+                for (int i = 0; i < order.size(); i++) {
+                    String name = order.get((i + r) % order.size());
                     long t = System.nanoTime();
                     int c = 0;
-                    try (ResultSet<Car> rs = e.getValue().retrieve(and3)) {
-                        for (Car car : rs) {
-                            c++;
-                            if (r == 0 && e.getValue() == cars) {
-                                matchKeys.add(car.getCarId());
+                    if (name.equals(RAW)) {
+                        c = (int) sequence(raw, rawKeys, seq.split("\\|")[1]);
+                    } else {
+                        try (ResultSet<Car> rs = subjects.get(name).retrieve(and3)) {
+                            for (Car car : rs) {
+                                c++;
+                                if (r == 0 && subjects.get(name) == cars) {
+                                    matchKeys.add(car.getCarId());
+                                }
                             }
                         }
                     }
                     if (r >= 5) {
-                        lib.computeIfAbsent(e.getKey(), k -> new ArrayList<>()).add((System.nanoTime() - t) / 1e6);
+                        lib.computeIfAbsent(name, k -> new ArrayList<>()).add((System.nanoTime() - t) / 1e6);
                     }
                     if (r == 0) {
-                        System.out.println(e.getKey() + ": results " + c);
+                        System.out.println(name + ": results " + c);
                     }
                 }
             }
             for (var e : lib.entrySet()) {
                 System.out.printf("| %s | %.2f |%n", e.getKey(), median(e.getValue()));
+            }
+            if (raw != null) {
+                rawKeys.close();
+                KEPT.values().forEach(k -> {
+                    try {
+                        k.close();
+                    } catch (java.sql.SQLException ignored) {
+                        // closing
+                    }
+                });
+                KEPT.clear();
+                raw.close();
             }
         }
         try (Connection c = connect(file)) {
@@ -128,20 +181,7 @@ public final class And3Shapes {
             Map<String, PreparedStatement> ps = new LinkedHashMap<>();
             for (var e : shapes.entrySet()) {
                 PreparedStatement st = c.prepareStatement(e.getValue().split("\\|")[0]);
-                String[] ps0 = System.getProperty("params", "").split(",");
-                int marks = (int) e.getValue().chars().filter(ch -> ch == '?').count();
-                for (int k = 0; k < marks; k++) {
-                    String v = ps0[k];
-                    if (v.equals("$KEYS")) {
-                        st.setArray(k + 1, c.createArrayOf("INTEGER", matchKeys.toArray()));
-                        continue;
-                    }
-                    try {
-                        st.setLong(k + 1, Long.parseLong(v));
-                    } catch (NumberFormatException x) {
-                        st.setString(k + 1, v);
-                    }
-                }
+                bindParams(c, st, e.getValue().split("\\|")[0], matchKeys);
                 ps.put(e.getKey(), st);
                 times.put(e.getKey(), new ArrayList<>());
             }
@@ -255,6 +295,27 @@ public final class And3Shapes {
     }
 
     private static final Map<String, PreparedStatement> KEPT = new java.util.HashMap<>();
+
+    private static final String RAW = "raw: the library's two statements, same database, same rotation";
+
+    /** Binds {@code -Dparams} to the {@code ?}s of {@code sql}: a long where it parses, {@code $KEYS} as an array. */
+    private static void bindParams(Connection c, PreparedStatement st, String sql, List<Integer> matchKeys)
+            throws java.sql.SQLException {
+        String[] ps0 = System.getProperty("params", "").split(",");
+        int marks = (int) sql.chars().filter(ch -> ch == '?').count();
+        for (int k = 0; k < marks; k++) {
+            String v = ps0[k];
+            if (v.equals("$KEYS")) {
+                st.setArray(k + 1, c.createArrayOf("INTEGER", matchKeys.toArray()));
+                continue;
+            }
+            try {
+                st.setLong(k + 1, Long.parseLong(v));
+            } catch (NumberFormatException x) {
+                st.setString(k + 1, v);
+            }
+        }
+    }
 
     private static PreparedStatement prepare(Connection c, String sql) {
         try {
