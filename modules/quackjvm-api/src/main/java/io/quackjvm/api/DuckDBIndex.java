@@ -94,13 +94,14 @@ public final class DuckDBIndex<A extends Comparable<A>, O> implements SortedKeyS
     }
 
     /**
-     * A covering index: the {@code "scan"} table plus a copy of every object's stored columns (the serialised
-     * object in the blob layout, every field in the columnar one). A query on this attribute then reads its
-     * objects from the index table alone, without looking them up in the object table, so after
-     * {@link DuckDBPersistence#optimize()} (which sorts the table by value) a narrow range or a rare value costs
-     * what its matches cost, whatever the size of the collection. The price: the index table holds a second copy
-     * of the objects (about the object table's size again on disk) and every write stores the object twice. Use
-     * it for the attribute that request-serving code queries with narrow ranges; see {@code docs/tuning.md}.
+     * A covering index: the {@code "scan"} table plus a copy of every object (the serialised object in the blob
+     * layout; in the columnar one the whole row as one BLOB, since DuckDB fetches one column of a row faster than
+     * one per field). A query on this attribute then reads its objects from the index table alone, without
+     * looking them up in the object table, so after {@link DuckDBPersistence#optimize()} (which sorts the table by
+     * value) a narrow range or a rare value costs what its matches cost, whatever the size of the collection. The
+     * price: the index table holds a second copy of the objects (about a blob object table's size on disk) and
+     * every write stores the object twice. Use it for the attribute that request-serving code queries with narrow
+     * ranges; see {@code docs/tuning.md}.
      */
     public static <A extends Comparable<A>, O> DuckDBIndex<A, O> onAttributeCovering(Attribute<O, A> attribute) {
         return new DuckDBIndex<>(attribute, Providers.load(IndexStrategyProvider.class).named("scan"), true);
