@@ -91,12 +91,7 @@ public abstract class ObjectLayoutContract<O, K extends Comparable<K>> extends P
     @Test
     public void writeGivesEveryColumnExactlyOneValue() throws Exception {
         ObjectTable<O> table = table();
-        for (O object : samples()) {
-            JdbcRows.CapturingWriter row = new JdbcRows.CapturingWriter();
-            table.write(object, row);
-            assertEquals(table.columns().size(), row.values.size(),
-                    () -> "write() must put exactly one value per column " + table.columns() + " for " + object);
-        }
+        assertOneValuePerColumn(table.columns(), table::write, "write()");
     }
 
     @Test
@@ -110,12 +105,15 @@ public abstract class ObjectLayoutContract<O, K extends Comparable<K>> extends P
     public void writeCopyGivesEveryCopyColumnExactlyOneValue() throws Exception {
         ObjectTable<O> table = table();
         assertFalse(table.copyColumns().isEmpty(), "copyColumns() must name at least one column");
+        assertOneValuePerColumn(table.copyColumns(), table::writeCopy, "writeCopy()");
+    }
+
+    private void assertOneValuePerColumn(List<Column> columns, Writing<O> writer, String what) throws Exception {
         for (O object : samples()) {
             JdbcRows.CapturingWriter row = new JdbcRows.CapturingWriter();
-            table.writeCopy(object, row);
-            assertEquals(table.copyColumns().size(), row.values.size(),
-                    () -> "writeCopy() must put exactly one value per copy column " + table.copyColumns() + " for "
-                            + object);
+            writer.write(object, row);
+            assertEquals(columns.size(), row.values.size(),
+                    () -> what + " must put exactly one value per column " + columns + " for " + object);
         }
     }
 

@@ -117,12 +117,7 @@ final class ColumnarObjectTable<O> implements ObjectTable<O> {
             return;
         }
         for (Slot s : slots) {
-            Object value;
-            try {
-                value = layout.fields().get(s.field()).get(object);
-            } catch (RuntimeException e) {
-                throw new IllegalArgumentException("Cannot read field '" + s.name() + "' of " + object + ": " + e, e);
-            }
+            Object value = fieldValue(s, object);
             if (value == null) {
                 row.putNull();
                 continue;
@@ -130,8 +125,7 @@ final class ColumnarObjectTable<O> implements ObjectTable<O> {
             try {
                 s.codec().write(value, row);
             } catch (IllegalArgumentException | ClassCastException e) {
-                throw new IllegalArgumentException("Cannot store field '" + s.name() + "' (" + s.codec().javaType()
-                        + ") of " + objectType.getName() + " with value " + abbreviate(value) + ": " + e.getMessage(), e);
+                throw cannotStore(s, value, e);
             }
         }
     }
@@ -165,24 +159,32 @@ final class ColumnarObjectTable<O> implements ObjectTable<O> {
         Slot[] s = slots;
         Object[] sql = new Object[s.length];
         for (int i = 0; i < s.length; i++) {
-            Object value;
-            try {
-                value = layout.fields().get(s[i].field()).get(object);
-            } catch (RuntimeException e) {
-                throw new IllegalArgumentException("Cannot read field '" + s[i].name() + "' of " + object + ": " + e, e);
-            }
+            Object value = fieldValue(s[i], object);
             values[i] = value;
             if (value != null) {
                 try {
                     sql[s[i].field()] = s[i].codec().toSql(value);
                 } catch (IllegalArgumentException | ClassCastException e) {
-                    throw new IllegalArgumentException("Cannot store field '" + s[i].name() + "' ("
-                            + s[i].codec().javaType() + ") of " + objectType.getName() + " with value "
-                            + abbreviate(value) + ": " + e.getMessage(), e);
+                    throw cannotStore(s[i], value, e);
                 }
             }
         }
         return RowCopy.encode(sql);
+    }
+
+    /** The value of {@code slot}'s field in {@code object}, or an exception naming the field. */
+    private Object fieldValue(Slot slot, O object) {
+        try {
+            return layout.fields().get(slot.field()).get(object);
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException("Cannot read field '" + slot.name() + "' of " + object + ": " + e, e);
+        }
+    }
+
+    /** The exception for a field value its codec refused: names the field, its type, the value and why. */
+    private IllegalArgumentException cannotStore(Slot slot, Object value, RuntimeException e) {
+        return new IllegalArgumentException("Cannot store field '" + slot.name() + "' (" + slot.codec().javaType()
+                + ") of " + objectType.getName() + " with value " + abbreviate(value) + ": " + e.getMessage(), e);
     }
 
     /**
