@@ -45,9 +45,9 @@ final class EncodedChunk<A, O> {
     /** Where row {@code j}'s values start and end (its key, then its layout columns). */
     private final int[] rowStart, rowEnd;
     /**
-     * Where row {@code j}'s copy for covering index tables starts ({@code n + 1} entries), when the layout's
-     * {@link io.quackjvm.api.spi.ObjectTable#copyColumns} are not its columns; {@code null} when they are (the
-     * copy is then the layout's values, replayed again) or no index covers.
+     * Where row {@code j}'s copy for covering index tables starts (it ends where row {@code j + 1} starts), when
+     * the layout's {@link io.quackjvm.api.spi.ObjectTable#copyColumns} are not its columns; {@code null} when they
+     * are (the copy is then the layout's values, replayed again) or no index covers.
      */
     private final int[] copyStart;
 
@@ -60,8 +60,7 @@ final class EncodedChunk<A, O> {
         this.rowStart = new int[n + 1];
         this.rowEnd = new int[n];
         boolean covering = indexes.stream().anyMatch(IndexTable::covering);
-        this.copyStart = covering && !schema.layout.copyColumns().equals(schema.layout.columns()) ? new int[n + 1]
-                : null;
+        this.copyStart = covering && !schema.layout.copyColumns().equals(schema.layout.columns()) ? new int[n] : null;
         this.indexValues = new Object[indexes.size()][];
         this.indexStart = new int[indexes.size()][n + 1];
         int[] filled = new int[indexes.size()];
@@ -104,9 +103,6 @@ final class EncodedChunk<A, O> {
             j++;
         }
         rowStart[n] = size;
-        if (copyStart != null) {
-            copyStart[n] = size;
-        }
         for (int i = 0; i < indexes.size(); i++) {
             indexStart[i][n] = filled[i];
         }
