@@ -243,8 +243,11 @@ class ReliabilityConcurrentWritersTest {
             } else {
                 int k = sharedKey();
                 Part current;
+                // One read: size() and then uniqueResult() would be two statements, and another thread may remove
+                // the shared key between them (as on the heap, where they are two passes over the index).
                 try (ResultSet<Part> rs = store.parts.retrieve(equal(Part.ID, k))) {
-                    current = rs.size() == 0 ? null : rs.uniqueResult();
+                    java.util.Iterator<Part> it = rs.iterator();
+                    current = it.hasNext() ? it.next() : null;
                 }
                 if (current == null) {
                     return;
