@@ -152,15 +152,17 @@ final class ColumnarObjectTable<O> implements ObjectTable<O> {
     }
 
     /**
-     * Reads and checks every field of {@code object} into {@code values} (slot order) and returns the row copy of
-     * their SQL forms.
+     * Reads and checks every field of {@code object} and returns the row copy of their SQL forms; the values are
+     * also kept in {@code values} (slot order) when it is not {@code null}.
      */
     private byte[] encodeCopy(O object, Object[] values) {
         Slot[] s = slots;
         Object[] sql = new Object[s.length];
         for (int i = 0; i < s.length; i++) {
             Object value = fieldValue(s[i], object);
-            values[i] = value;
+            if (values != null) {
+                values[i] = value;
+            }
             if (value != null) {
                 try {
                     sql[s[i].field()] = s[i].codec().toSql(value);
@@ -199,7 +201,7 @@ final class ColumnarObjectTable<O> implements ObjectTable<O> {
 
     @Override
     public void writeCopy(O object, RowWriter row) throws SQLException {
-        row.putBytes(encodeCopy(object, new Object[slots.length]));
+        row.putBytes(encodeCopy(object, null));
     }
 
     @Override
