@@ -23,7 +23,7 @@ import java.util.Map;
 import java.util.Random;
 
 /**
- * Raw DuckDB through duckdb_jdbc 1.5.5.1, nothing of ours: where a columnar row's point lookup and single
+ * Raw DuckDB through duckdb_jdbc 1.5.6.0, nothing of ours: where a columnar row's point lookup and single
  * auto-committed INSERT spend their time against the blob layout's, and which shapes of data or statement change
  * it. Tables are shaped as quackjvm's for the benchmark {@code Car} (key, then carId, manufacturer, model, colour
  * ENUM, doors, price, features VARCHAR[], year), filled with {@code CarGenerator}'s cars.

@@ -19,7 +19,7 @@ final class DuckTypes {
     }
 
     /**
-     * A DATE parameter as DuckDB's own text: duckdb_jdbc 1.5.5.1 stores a {@code LocalDate} with a year before 1 as
+     * A DATE parameter as DuckDB's own text: duckdb_jdbc 1.5.6.0 stores a {@code LocalDate} with a year before 1 as
      * the wrong year when bound with {@code setObject} (year 0 becomes 1 AD), while the text form with
      * {@code (BC)} is exact. The Appender path is not affected.
      */

@@ -58,7 +58,7 @@ final class Writers {
             this.appender = appender;
         }
 
-        // appendNull, not append((String) null): the 1.5.5.1 Appender checks the column type of a typed null
+        // appendNull, not append((String) null): the 1.5.6.0 Appender checks the column type of a typed null
         @Override public void putNull() throws SQLException { appender.appendNull(); }
         @Override public void putBoolean(boolean v) throws SQLException { appender.append(v); }
         @Override public void putInt(int v) throws SQLException { appender.append(v); }
@@ -117,7 +117,7 @@ final class Writers {
             }
         }
 
-        // The 1.5.5.1 Appender takes a LIST as any Collection (its elements may be LinkedHashMaps for STRUCTs and
+        // The 1.5.6.0 Appender takes a LIST as any Collection (its elements may be LinkedHashMaps for STRUCTs and
         // Collections for nested LISTs), and a STRUCT as beginStruct, one append per field, endStruct.
         private void appendNested(Object v) throws SQLException {
             if (v instanceof java.util.Map<?, ?> m) {

@@ -233,7 +233,7 @@ final class Codecs {
         }
         if (c == LocalDateTime.class) {
             if (nested) {
-                // duckdb_jdbc 1.5.5.1 returns a TIMESTAMP inside a LIST or STRUCT as a java.sql.Timestamp built in
+                // duckdb_jdbc 1.5.6.0 returns a TIMESTAMP inside a LIST or STRUCT as a java.sql.Timestamp built in
                 // the JVM's time zone and Julian calendar, which loses dates before 1583 and times in DST gaps;
                 // TIMESTAMP WITH TIME ZONE comes back as an exact OffsetDateTime, so nested ones are stored at UTC.
                 return new Simple("TIMESTAMP WITH TIME ZONE", c) {
