@@ -133,6 +133,7 @@ public final class Database implements AutoCloseable {
         // purge thread (measured RSS 216 MB -> 149 MB with it, columnar file, memoryLimit 256MB). The user can
         // still turn it off with property("allocator_background_threads", "false").
         properties.putIfAbsent("allocator_background_threads", "true");
+        DriverVersion.requireSupported();
         if (file != null && OPEN_FILES.containsKey(file)) {
             throw new DatabaseLockedException(file, "Cannot open database file " + file + ": it is already open in "
                     + "this JVM by another DuckDBPersistence or DuckDBDatabase. Close that one first, or build every collection of the file from one DuckDBDatabase.", null);

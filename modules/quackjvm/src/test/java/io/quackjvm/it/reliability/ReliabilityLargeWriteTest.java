@@ -1,5 +1,6 @@
 package io.quackjvm.it.reliability;
 
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -38,12 +39,21 @@ class ReliabilityLargeWriteTest {
 
     private static Path base;
 
+    private static final List<String> REPORT = new ArrayList<>(List.of(
+            "| write | child (s) | check (s) |", "|---|---|---|"));
+
     @BeforeAll
     static void storeTheBaseFile() {
         base = dir.resolve("base.duckdb");
         try (PartStore store = new PartStore(base)) {
             store.parts.addAll(new LargeWrite(LargeWrite.Via.ADD_ALL, 0, STORED, 0, "default").adds());
         }
+    }
+
+    @AfterAll
+    static void report() throws Exception {
+        Soak.report("Large writes killed after their acknowledgement (" + (REPORT.size() - 2)
+                + " writes, every key found by equal(pk) and contains after reopening)", REPORT);
     }
 
     static Stream<LargeWrite> writes() {
@@ -124,7 +134,11 @@ class ReliabilityLargeWriteTest {
             indexes = store.indexes();
         }
         Consistency.tablesAgreeInSql(db, table, indexes, expected.values(), write.toString());
-        System.out.printf("%s: child %.1f s, check %.1f s%n", write, (t1 - t0) / 1e9, (System.nanoTime() - t1) / 1e9);
+        String line = String.format("| %s | %.1f | %.1f |", write, (t1 - t0) / 1e9, (System.nanoTime() - t1) / 1e9);
+        System.out.println(line);
+        synchronized (REPORT) {
+            REPORT.add(line);
+        }
         Files.delete(db);
         Files.deleteIfExists(dir.resolve(db.getFileName() + ".wal"));
     }
