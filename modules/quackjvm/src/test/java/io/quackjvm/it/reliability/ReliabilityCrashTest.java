@@ -47,6 +47,7 @@ class ReliabilityCrashTest {
         int kills = Soak.size(5, 50);
         long seed = Long.getLong("reliability.seed", System.nanoTime());
         String seedNote = " (seed " + seed + "; rerun with -Dreliability.seed=" + seed + ")";
+        System.out.println("ReliabilityCrashTest" + seedNote);
         Random random = new Random(seed);
         Path db = dir.resolve("parts.duckdb");
         Map<Integer, Integer> model = new HashMap<>();
