@@ -406,6 +406,16 @@ public final class Database implements AutoCloseable {
                     left.size(), where == null ? "; build with trackUnclosedResults(true) to log where each was opened"
                             : "", where);
         }
+        if (file != null && !readOnly) {
+            // Fold the log into the file: a file closed cleanly has no log, so any process can open it read-only
+            // (DuckDB cannot replay some logs read-only, one that creates an index for one).
+            try (Statement s = root.createStatement()) {
+                s.execute("CHECKPOINT " + CATALOG);
+            } catch (SQLException e) {
+                LOG.warn("Closing the {}: the last checkpoint failed, so its log stays next to the file and is replayed "
+                        + "when the file is next opened read-write: {}", describe(), e.getMessage());
+            }
+        }
         closeQuietly();
         if (file != null) {
             OPEN_FILES.remove(file, this);
