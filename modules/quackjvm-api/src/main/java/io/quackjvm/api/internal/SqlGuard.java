@@ -273,17 +273,12 @@ final class SqlGuard {
                 }
                 if (c == '\\') {
                     char e = s.charAt(i++);
-                    switch (e) {
-                        case 'n' -> b.append('\n');
-                        case 't' -> b.append('\t');
-                        case 'r' -> b.append('\r');
-                        case 'b' -> b.append('\b');
-                        case 'f' -> b.append('\f');
-                        case 'u' -> {
-                            b.append((char) Integer.parseInt(s.substring(i, i + 4), 16));
-                            i += 4;
-                        }
-                        default -> b.append(e);
+                    if (e == 'u') {
+                        b.append((char) Integer.parseInt(s.substring(i, i + 4), 16));
+                        i += 4;
+                    } else {
+                        int k = "nrtbf".indexOf(e);
+                        b.append(k < 0 ? e : "\n\r\t\b\f".charAt(k));
                     }
                 } else {
                     b.append(c);

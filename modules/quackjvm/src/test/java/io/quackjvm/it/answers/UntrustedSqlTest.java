@@ -9,6 +9,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import java.util.List;
@@ -39,78 +40,73 @@ class UntrustedSqlTest {
         db.close();
     }
 
-    static Stream<Arguments> refused() {
-        return Stream.of(
-                Arguments.of("SELECT * FROM read_csv('/etc/passwd')", "read_csv"),
-                Arguments.of("SELECT * FROM read_csv_auto('/etc/passwd')", "read_csv_auto"),
-                Arguments.of("SELECT * FROM read_text('/etc/passwd')", "read_text"),
-                Arguments.of("SELECT * FROM read_blob('/etc/shadow')", "read_blob"),
-                Arguments.of("SELECT * FROM glob('/root/*')", "glob"),
-                Arguments.of("SELECT * FROM read_json('/tmp/x.json')", "read_json"),
-                Arguments.of("SELECT * FROM read_json_auto('/tmp/x.json')", "read_json_auto"),
-                Arguments.of("SELECT * FROM read_parquet('/tmp/x.parquet')", "read_parquet"),
-                Arguments.of("SELECT * FROM parquet_scan('/tmp/x.parquet')", "parquet_scan"),
-                Arguments.of("SELECT * FROM '/etc/passwd'", "'/etc/passwd'"),
-                Arguments.of("SELECT * FROM \"file.parquet\"", "'file.parquet'"),
-                Arguments.of("SELECT * FROM \"read_csv\"('/etc/passwd')", "read_csv"),
-                Arguments.of("SELECT * FROM /* c */ READ_CSV /* d */ ('/etc/passwd') -- x", "READ_CSV"),
-                Arguments.of("select * from Read_Blob('/etc/shadow')", "Read_Blob"),
-                Arguments.of("WITH t AS (SELECT * FROM read_csv('/etc/passwd')) SELECT * FROM t", "read_csv"),
-                Arguments.of("SELECT (SELECT count(*) FROM glob('/root/*')) FROM sale", "glob"),
-                Arguments.of("SELECT id FROM sale WHERE id IN (SELECT 1 FROM read_text('/etc/passwd'))", "read_text"),
-                Arguments.of("SELECT * FROM (SELECT * FROM read_blob('/etc/shadow')) b", "read_blob"),
-                Arguments.of("SELECT * FROM sale, range(3) r, read_csv('/etc/passwd') y", "read_csv"),
-                Arguments.of("SELECT * FROM query('SELECT 1')", "query"),
-                Arguments.of("SELECT * FROM main.sale", "main.sale"),
-                Arguments.of("SELECT * FROM memory.main.sale", "memory.main.sale"),
-                Arguments.of("SELECT * FROM memory.quackjvm_sql.sale", "memory.quackjvm_sql.sale"),
-                Arguments.of("SELECT * FROM quackjvm_collections", "'quackjvm_collections'"),
-                Arguments.of("SELECT * FROM sale s JOIN quackjvm_collections c ON true", "'quackjvm_collections'"),
-                Arguments.of("WITH a AS (SELECT * FROM quackjvm_collections), quackjvm_collections AS (SELECT 1) "
-                        + "SELECT * FROM a", "'quackjvm_collections'"),
-                Arguments.of("WITH quackjvm_collections AS (SELECT * FROM quackjvm_collections) "
-                        + "SELECT * FROM quackjvm_collections", "'quackjvm_collections'"),
-                Arguments.of("WITH sale AS (SELECT 1) SELECT * FROM sale, main.quackjvm_collections",
-                        "main.quackjvm_collections"),
-                Arguments.of("SELECT * FROM information_schema.tables", "information_schema.tables"),
-                Arguments.of("SELECT * FROM pg_catalog.pg_class", "pg_catalog.pg_class"),
-                Arguments.of("SELECT * FROM duckdb_settings()", "duckdb_settings"),
-                Arguments.of("SELECT * FROM duckdb_databases()", "duckdb_databases"),
-                Arguments.of("SELECT * FROM duckdb_tables()", "duckdb_tables"),
-                Arguments.of("SELECT current_setting('home_directory')", "current_setting"),
-                Arguments.of("SELECT id FROM sale WHERE maker = current_setting('temp_directory')", "current_setting"),
-                Arguments.of("SELECT getenv('HOME')", "getenv"),
-                Arguments.of("SELECT memory.main.upper('x')", "main.upper"),
-                Arguments.of("SELECT quackjvm_sql.upper('x')", "quackjvm_sql.upper"),
-                Arguments.of("SELECT * FROM checkpoint()", "checkpoint"),
-                Arguments.of("SELECT setseed(0.5)", "setseed"),
-                Arguments.of("SELECT nextval('s')", "nextval"),
-                Arguments.of("SELECT json_serialize_plan('SELECT * FROM read_csv(''/etc/passwd'')')",
-                        "json_serialize_plan"),
-                Arguments.of("SUMMARIZE sale", "SHOW_REF"),
-                Arguments.of("SELECT 1; SELECT 2", "2 statements"),
-                Arguments.of("SELECT 1; -- x\n SELECT * FROM read_csv('/etc/passwd')", "2 statements"),
-                Arguments.of("PRAGMA version", "PRAGMA"),
-                Arguments.of("COPY sale TO '/tmp/x.csv'", "COPY"),
-                Arguments.of("EXPORT DATABASE '/tmp/x'", "EXPORT"),
-                Arguments.of("ATTACH '/tmp/x.db' AS x", "ATTACH"),
-                Arguments.of("DETACH x", "DETACH"),
-                Arguments.of("USE memory", "USE"),
-                Arguments.of("INSTALL httpfs", "INSTALL"),
-                Arguments.of("/* x */ LOAD json", "LOAD"),
-                Arguments.of("CALL pragma_version()", "CALL"),
-                Arguments.of("SET threads = 1", "SET"),
-                Arguments.of("RESET threads", "RESET"),
-                Arguments.of("CREATE TABLE x AS SELECT 1", "CREATE"),
-                Arguments.of("INSERT INTO sale SELECT * FROM sale", "INSERT"),
-                Arguments.of("-- comment\nDELETE FROM sale", "DELETE"),
-                Arguments.of("DROP TABLE sale", "DROP"),
-                Arguments.of("ALTER TABLE sale ADD COLUMN x INTEGER", "ALTER"));
-    }
-
+    /** Each line: the SQL (a backslash-n stands for a line break) and the construct its refusal must name. */
     @ParameterizedTest
-    @MethodSource("refused")
-    void refusedBeforeAnythingRunsNamingTheConstruct(String sql, String construct) {
+    @CsvSource(delimiter = '|', quoteCharacter = '`', textBlock = """
+            `SELECT * FROM read_csv('/etc/passwd')` | `read_csv`
+            `SELECT * FROM read_csv_auto('/etc/passwd')` | `read_csv_auto`
+            `SELECT * FROM read_text('/etc/passwd')` | `read_text`
+            `SELECT * FROM read_blob('/etc/shadow')` | `read_blob`
+            `SELECT * FROM glob('/root/*')` | `glob`
+            `SELECT * FROM read_json('/tmp/x.json')` | `read_json`
+            `SELECT * FROM read_json_auto('/tmp/x.json')` | `read_json_auto`
+            `SELECT * FROM read_parquet('/tmp/x.parquet')` | `read_parquet`
+            `SELECT * FROM parquet_scan('/tmp/x.parquet')` | `parquet_scan`
+            `SELECT * FROM '/etc/passwd'` | `'/etc/passwd'`
+            `SELECT * FROM "file.parquet"` | `'file.parquet'`
+            `SELECT * FROM "read_csv"('/etc/passwd')` | `read_csv`
+            `SELECT * FROM /* c */ READ_CSV /* d */ ('/etc/passwd') -- x` | `READ_CSV`
+            `select * from Read_Blob('/etc/shadow')` | `Read_Blob`
+            `WITH t AS (SELECT * FROM read_csv('/etc/passwd')) SELECT * FROM t` | `read_csv`
+            `SELECT (SELECT count(*) FROM glob('/root/*')) FROM sale` | `glob`
+            `SELECT id FROM sale WHERE id IN (SELECT 1 FROM read_text('/etc/passwd'))` | `read_text`
+            `SELECT * FROM (SELECT * FROM read_blob('/etc/shadow')) b` | `read_blob`
+            `SELECT * FROM sale, range(3) r, read_csv('/etc/passwd') y` | `read_csv`
+            `SELECT * FROM query('SELECT 1')` | `query`
+            `SELECT * FROM main.sale` | `main.sale`
+            `SELECT * FROM memory.main.sale` | `memory.main.sale`
+            `SELECT * FROM memory.quackjvm_sql.sale` | `memory.quackjvm_sql.sale`
+            `SELECT * FROM quackjvm_collections` | `'quackjvm_collections'`
+            `SELECT * FROM sale s JOIN quackjvm_collections c ON true` | `'quackjvm_collections'`
+            `WITH a AS (SELECT * FROM quackjvm_collections), quackjvm_collections AS (SELECT 1) SELECT * FROM a` | `'quackjvm_collections'`
+            `WITH quackjvm_collections AS (SELECT * FROM quackjvm_collections) SELECT * FROM quackjvm_collections` | `'quackjvm_collections'`
+            `WITH sale AS (SELECT 1) SELECT * FROM sale, main.quackjvm_collections` | `main.quackjvm_collections`
+            `SELECT * FROM information_schema.tables` | `information_schema.tables`
+            `SELECT * FROM pg_catalog.pg_class` | `pg_catalog.pg_class`
+            `SELECT * FROM duckdb_settings()` | `duckdb_settings`
+            `SELECT * FROM duckdb_databases()` | `duckdb_databases`
+            `SELECT * FROM duckdb_tables()` | `duckdb_tables`
+            `SELECT current_setting('home_directory')` | `current_setting`
+            `SELECT id FROM sale WHERE maker = current_setting('temp_directory')` | `current_setting`
+            `SELECT getenv('HOME')` | `getenv`
+            `SELECT memory.main.upper('x')` | `main.upper`
+            `SELECT quackjvm_sql.upper('x')` | `quackjvm_sql.upper`
+            `SELECT * FROM checkpoint()` | `checkpoint`
+            `SELECT setseed(0.5)` | `setseed`
+            `SELECT nextval('s')` | `nextval`
+            `SELECT json_serialize_plan('SELECT * FROM read_csv(''/etc/passwd'')')` | `json_serialize_plan`
+            `SUMMARIZE sale` | `SHOW_REF`
+            `SELECT 1; SELECT 2` | `2 statements`
+            `SELECT 1; -- x\\n SELECT * FROM read_csv('/etc/passwd')` | `2 statements`
+            `PRAGMA version` | `PRAGMA`
+            `COPY sale TO '/tmp/x.csv'` | `COPY`
+            `EXPORT DATABASE '/tmp/x'` | `EXPORT`
+            `ATTACH '/tmp/x.db' AS x` | `ATTACH`
+            `DETACH x` | `DETACH`
+            `USE memory` | `USE`
+            `INSTALL httpfs` | `INSTALL`
+            `/* x */ LOAD json` | `LOAD`
+            `CALL pragma_version()` | `CALL`
+            `SET threads = 1` | `SET`
+            `RESET threads` | `RESET`
+            `CREATE TABLE x AS SELECT 1` | `CREATE`
+            `INSERT INTO sale SELECT * FROM sale` | `INSERT`
+            `-- comment\\nDELETE FROM sale` | `DELETE`
+            `DROP TABLE sale` | `DROP`
+            `ALTER TABLE sale ADD COLUMN x INTEGER` | `ALTER`
+            """)
+    void refusedBeforeAnythingRunsNamingTheConstruct(String text, String construct) {
+        String sql = text.replace("\\n", "\n");
         UnsafeQueryException e = assertThrows(UnsafeQueryException.class, () -> db.query(sql).list(Object.class));
         assertTrue(e.getMessage().contains("refused"), e.getMessage());
         assertTrue(e.getMessage().contains(construct), "'" + construct + "' not in: " + e.getMessage());
@@ -154,6 +150,7 @@ class UntrustedSqlTest {
                 Arguments.of("SELECT count(*) FROM (SELECT unnest(tags) FROM sale)", new Object[0],
                         String.valueOf(tags)),
                 Arguments.of("SELECT sum(range) FROM range(5)", new Object[0], "10"),
+                Arguments.of("SELECT \"a\"\"b\" FROM (SELECT length('x\\y\"z\t') AS \"a\"\"b\")", new Object[0], "6"),
                 Arguments.of("SELECT count(*) FROM (SELECT id FROM sale UNION SELECT id FROM rival)", new Object[0],
                         "20"),
                 Arguments.of("WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 4) "
