@@ -84,11 +84,16 @@ public final class DuckDBDatabase implements AutoCloseable {
      * A SQL query over the collections of this database, each seen as one relation named as the collection (see
      * {@link #describe()} and docs/aggregates.md): for a columnar collection its fields, for a blob collection its
      * primary key and every attribute with a {@code DuckDBIndex}, all with their natural values. The text must be
-     * exactly one read (a {@code SELECT}); {@code ?} placeholders take {@code params} in order, bound, never
-     * concatenated. Nothing runs until a method of the result is called, and each call runs the query again.
+     * exactly one read (a {@code SELECT}) of the collections' relations with built-in pure functions, so text an end
+     * user typed may be passed: file reads, table functions, other relations and functions that reveal settings or
+     * have side effects are refused (the list is in docs/aggregates.md); {@code ?} placeholders take {@code params}
+     * in order, bound, never concatenated. Nothing runs until a method of the result is called, and each call runs
+     * the query again.
      *
-     * @throws QuackException      before anything runs, when the text holds several statements or one that is not
-     *                             a read, or cannot be parsed (naming the problem and the SQL)
+     * @throws UnsafeQueryException before anything runs, when the text holds several statements, one that is not a
+     *                             read, or a construct that reaches beyond the collections (naming it and the SQL)
+     * @throws QuackException      before anything runs, when the text cannot be parsed (naming the problem and the
+     *                             SQL)
      * @throws PersistenceClosedException when the database is closed
      */
     public QueryResult query(String sql, Object... params) {
