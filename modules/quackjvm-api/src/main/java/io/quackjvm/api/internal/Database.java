@@ -22,11 +22,11 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * One open DuckDB database: the root connection every request connection is duplicated from, the pool that
@@ -36,8 +36,12 @@ public final class Database implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(Database.class);
 
-    /** DuckDB allows one open database object per file; a second one in the same JVM is refused by us. */
-    private static final Map<Path, Database> OPEN_FILES = new ConcurrentHashMap<>();
+    /**
+     * DuckDB allows one open database object per file; a second one in the same JVM is refused by us. Keyed by
+     * every identity of a file ({@link DatabaseFiles#identities}), each mapped to the file name its owner opened;
+     * guarded by itself.
+     */
+    private static final Map<Object, Path> OPEN_FILES = new HashMap<>();
 
     /**
      * The name a database file is attached under. A file is not opened as the JDBC URL's database but attached
@@ -63,6 +67,8 @@ public final class Database implements AutoCloseable {
     private final boolean readOnly;
     private final OpenResources resources;
     private volatile boolean closed;
+    /** The identities of the file this database owns in {@link #OPEN_FILES}; empty in memory. */
+    private final List<Object> owned = new java.util.ArrayList<>();
     /** The temporary directory of an in-memory database, deleted on close ({@link SpillDirectory}); else null. */
     private Path spillDirectory;
 
@@ -134,10 +140,6 @@ public final class Database implements AutoCloseable {
         // still turn it off with property("allocator_background_threads", "false").
         properties.putIfAbsent("allocator_background_threads", "true");
         DriverVersion.requireSupported();
-        if (file != null && OPEN_FILES.containsKey(file)) {
-            throw new DatabaseLockedException(file, "Cannot open database file " + file + ": it is already open in "
-                    + "this JVM by another DuckDBPersistence or DuckDBDatabase. Close that one first, or build every collection of the file from one DuckDBDatabase.", null);
-        }
         Path spill = null;
         if (file == null && !properties.containsKey("temp_directory")) {
             spill = SpillDirectory.create();
@@ -148,11 +150,12 @@ public final class Database implements AutoCloseable {
             // in-memory database the file is attached to would otherwise spill into the working directory.
             properties.putIfAbsent("temp_directory", file + ".tmp");
         }
-        if (file != null) {
-            DatabaseFiles.checkIsDuckDB(file, readOnly);
-        }
+        List<Object> owned = file == null ? List.of() : reserve(file);
         Connection root = null;
         try {
+            if (file != null) {
+                DatabaseFiles.checkIsDuckDB(file, readOnly);
+            }
             root = DriverManager.getConnection("jdbc:duckdb:", properties);
             if (file != null) {
                 try (Statement s = root.createStatement()) {
@@ -161,14 +164,18 @@ public final class Database implements AutoCloseable {
                     s.execute("USE " + CATALOG);
                 }
             }
-        } catch (SQLException e) {
+        } catch (SQLException | RuntimeException e) {
             SpillDirectory.delete(spill);
+            release(owned);
             if (root != null) {
                 try {
                     root.close();
                 } catch (SQLException suppressed) {
                     e.addSuppressed(suppressed);
                 }
+            }
+            if (e instanceof RuntimeException r) {
+                throw r;
             }
             String message = String.valueOf(e.getMessage());
             if (file != null && message.contains("lock")) {
@@ -185,18 +192,84 @@ public final class Database implements AutoCloseable {
                 s.execute("USE " + CATALOG);
             }
         };
-        Database db = new Database(file, readOnly, root,
-                poolProvider.create(root, settings.maxPooledConnections(), initializer),
-                policyProvider.create(settings.serializeWrites()), point, bulk, settings.trackUnclosedResults());
+        Database db;
+        try {
+            db = new Database(file, readOnly, root,
+                    poolProvider.create(root, settings.maxPooledConnections(), initializer),
+                    policyProvider.create(settings.serializeWrites()), point, bulk, settings.trackUnclosedResults());
+        } catch (RuntimeException e) {
+            release(owned);
+            try {
+                root.close();
+            } catch (SQLException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            SpillDirectory.delete(spill);
+            throw e;
+        }
         db.spillDirectory = spill;
-        if (file != null && OPEN_FILES.putIfAbsent(file, db) != null) {
-            db.closeQuietly();
-            throw new DatabaseLockedException(file, "Cannot open database file " + file + ": it is already open in "
-                    + "this JVM.", null);
+        db.owned.addAll(owned);
+        if (file != null) {
+            // A file DuckDB has just created has a file key now: a hard link made to it later is the same file.
+            db.owned.addAll(claimCreated(file, owned));
         }
         LOG.debug("Opened {} (point reader '{}', bulk reader {})", db.describe(), point.name(),
                 bulk == null ? "none" : "'" + bulk.name() + "'");
         return db;
+    }
+
+    /**
+     * Claims every identity of {@code file} for the database about to open it.
+     *
+     * @throws DatabaseLockedException when one of them is already open in this JVM, under any name
+     */
+    private static List<Object> reserve(Path file) {
+        List<Object> ids = DatabaseFiles.identities(file);
+        synchronized (OPEN_FILES) {
+            for (Object id : ids) {
+                Path holder = OPEN_FILES.get(id);
+                if (holder != null) {
+                    throw new DatabaseLockedException(file, "Cannot open database file " + file + ": it is already "
+                            + "open in this JVM" + (holder.equals(file) ? "" : " as " + holder + " (the same file "
+                            + "under another name: a hard link, a symbolic link or another spelling of its path)")
+                            + " by another DuckDBPersistence or DuckDBDatabase, and opening one file twice would "
+                            + "lose writes. Close that one first, or build every collection of the file from one "
+                            + "DuckDBDatabase.", null);
+                }
+            }
+            for (Object id : ids) {
+                OPEN_FILES.put(id, file);
+            }
+        }
+        return ids;
+    }
+
+    /** The identities the file gained by being created (its file key), claimed too; never throws for a name. */
+    private static List<Object> claimCreated(Path file, List<Object> claimed) {
+        List<Object> more = new java.util.ArrayList<>();
+        try {
+            for (Object id : DatabaseFiles.identities(file)) {
+                if (!claimed.contains(id)) {
+                    more.add(id);
+                }
+            }
+        } catch (QuackException e) {
+            LOG.debug("Could not read the identity of {}: {}", file, e.getMessage());
+        }
+        synchronized (OPEN_FILES) {
+            for (Object id : more) {
+                OPEN_FILES.putIfAbsent(id, file);
+            }
+        }
+        return more;
+    }
+
+    private static void release(List<Object> ids) {
+        synchronized (OPEN_FILES) {
+            for (Object id : ids) {
+                OPEN_FILES.remove(id);
+            }
+        }
     }
 
     /**
@@ -417,9 +490,7 @@ public final class Database implements AutoCloseable {
             }
         }
         closeQuietly();
-        if (file != null) {
-            OPEN_FILES.remove(file, this);
-        }
+        release(owned);
         LOG.debug("Closed {}", describe());
     }
 

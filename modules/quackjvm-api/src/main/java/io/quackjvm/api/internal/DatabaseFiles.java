@@ -7,6 +7,9 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Arrays;
 
 /**
@@ -69,5 +72,30 @@ final class DatabaseFiles {
         throw new QuackException("Cannot open " + file + ": it is " + what + ". Nothing in it was changed. Give "
                 + "quackjvm a path of its own (a new file is created there); to move a collection over from another "
                 + "store, read its objects there and addAll them here.");
+    }
+
+    /**
+     * What identifies the file itself rather than one of its names: its real path (for a file not yet created,
+     * the real path of its directory and its name) and, when it exists, its file key (device and inode on
+     * Linux), so that a hard link, a symbolic link, a linked directory or {@code ..} all give the same identity.
+     */
+    static List<Object> identities(Path file) {
+        List<Object> ids = new ArrayList<>(2);
+        try {
+            if (Files.exists(file)) {
+                ids.add(file.toRealPath());
+                Object key = Files.readAttributes(file, BasicFileAttributes.class).fileKey();
+                if (key != null) {
+                    ids.add(key);
+                }
+            } else {
+                Path parent = file.getParent();
+                ids.add(parent != null && Files.isDirectory(parent)
+                        ? parent.toRealPath().resolve(file.getFileName()) : file);
+            }
+        } catch (IOException e) {
+            throw new QuackException("Cannot resolve database file " + file + ": " + e.getMessage(), e);
+        }
+        return ids;
     }
 }
