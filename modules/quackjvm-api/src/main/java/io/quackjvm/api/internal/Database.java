@@ -429,7 +429,7 @@ public final class Database implements AutoCloseable {
             return null;
         }
         PersistenceClosedException e = new PersistenceClosedException(what + " was cancelled: the " + describe()
-                + " was closed while it ran. Close the database only after its queries have ended.");
+                + " was closed while it ran. Close the database only after its queries and bulk loads have ended.");
         e.initCause(cause);
         return e;
     }

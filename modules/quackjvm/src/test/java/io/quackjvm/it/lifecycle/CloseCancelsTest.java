@@ -1,6 +1,10 @@
 package io.quackjvm.it.lifecycle;
 
+import com.googlecode.cqengine.IndexedCollection;
+import io.quackjvm.api.DuckDBBulkWriter;
 import io.quackjvm.api.DuckDBDatabase;
+import io.quackjvm.it.Car;
+import java.util.Iterator;
 import io.quackjvm.api.PersistenceClosedException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -54,6 +58,51 @@ class CloseCancelsTest {
         assertTrue(e.getCause().getMessage().contains("was closed while it ran"), e.getCause().getMessage());
         try (DuckDBDatabase again = DuckDBDatabase.builder().file(file).build()) {
             assertEquals(1L, again.query("SELECT count(*) FROM range(1)").scalar(Long.class));
+        }
+    }
+
+    @Test
+    void aBulkWriterCutOffByCloseGetsPersistenceClosedException() throws Exception {
+        Path file = dir.resolve("load.duckdb");
+        DuckDBDatabase database = DuckDBDatabase.builder().file(file).build();
+        IndexedCollection<Car> cars = database.collection(Car.CAR_ID).build();
+        CountDownLatch loading = new CountDownLatch(1);
+        CountDownLatch closed = new CountDownLatch(1);
+        // objects until the load has written chunks, then (after the database was closed) more of them
+        Iterable<Car> objects = () -> new Iterator<>() {
+            int next;
+
+            @Override
+            public boolean hasNext() {
+                return next < 400_000;
+            }
+
+            @Override
+            public Car next() {
+                if (next == 200_000) {
+                    loading.countDown();
+                    try {
+                        assertTrue(closed.await(60, TimeUnit.SECONDS));
+                    } catch (InterruptedException e) {
+                        throw new IllegalStateException(e);
+                    }
+                }
+                return Car.of(next++);
+            }
+        };
+        CompletableFuture<Void> load = CompletableFuture.runAsync(() -> {
+            try (DuckDBBulkWriter<Car> writer = database.bulkWriter(cars)) {
+                writer.addAll(objects);
+                writer.commit();
+            }
+        });
+        assertTrue(loading.await(60, TimeUnit.SECONDS));
+        database.close();
+        closed.countDown();
+        ExecutionException e = assertThrows(ExecutionException.class, () -> load.get(60, TimeUnit.SECONDS));
+        assertInstanceOf(PersistenceClosedException.class, e.getCause(), String.valueOf(e.getCause()));
+        try (DuckDBDatabase again = DuckDBDatabase.builder().file(file).build()) {
+            assertEquals(0L, again.query("SELECT count(*) FROM range(0)").scalar(Long.class));
         }
     }
 
