@@ -286,6 +286,14 @@ public final class BulkLoad<O, A> implements AutoCloseable {
         if (failure instanceof Error error) {
             throw error;
         }
+        if (!(failure instanceof PersistenceClosedException)) {
+            // the database's close() rolled the load back and closed its appenders under it
+            PersistenceClosedException closed = table.database().cancelledByClose(
+                    "This bulk load of collection '" + schema.name + "'", failure);
+            if (closed != null) {
+                return closed;
+            }
+        }
         return (RuntimeException) failure;
     }
 

@@ -67,6 +67,8 @@ public final class Database implements AutoCloseable {
     private final boolean readOnly;
     private final OpenResources resources;
     private volatile boolean closed;
+    /** Statements running now on behalf of a caller, cancelled by {@link #close()}; guarded by itself. */
+    private final java.util.Set<Statement> running = new java.util.HashSet<>();
     /** The identities of the file this database owns in {@link #OPEN_FILES}; empty in memory. */
     private final List<Object> owned = new java.util.ArrayList<>();
     /** The temporary directory of an in-memory database, deleted on close ({@link SpillDirectory}); else null. */
@@ -401,6 +403,69 @@ public final class Database implements AutoCloseable {
         }
     }
 
+    /**
+     * Registers a statement about to run, so that {@link #close()} cancels it and waits for {@link #finished}.
+     *
+     * @throws PersistenceClosedException when the database is closed
+     */
+    public void started(Statement statement) {
+        synchronized (running) {
+            checkOpen();
+            running.add(statement);
+        }
+    }
+
+    /** Ends what {@link #started} registered, once the statement and its connection are done with. */
+    public void finished(Statement statement) {
+        synchronized (running) {
+            if (running.remove(statement)) {
+                running.notifyAll();
+            }
+        }
+    }
+
+    /** The exception of a statement that {@link #close()} cancelled, or {@code null} when the database is open. */
+    public PersistenceClosedException cancelledByClose(String what, Throwable cause) {
+        if (!closed) {
+            return null;
+        }
+        PersistenceClosedException e = new PersistenceClosedException(what + " was cancelled: the " + describe()
+                + " was closed while it ran. Close the database only after its queries and bulk loads have ended.");
+        e.initCause(cause);
+        return e;
+    }
+
+    /** How long {@link #close()} waits for cancelled statements to stop. */
+    private static final long CANCEL_WAIT_MILLIS = 30_000;
+
+    /** Cancels the running statements and waits, bounded, until their callers are done with them. */
+    private void cancelRunning() {
+        synchronized (running) {
+            for (Statement s : running) {
+                try {
+                    s.cancel();
+                } catch (SQLException e) {
+                    LOG.debug("Cancelling a statement of {} failed: {}", describe(), e.getMessage());
+                }
+            }
+            long deadline = System.currentTimeMillis() + CANCEL_WAIT_MILLIS;
+            while (!running.isEmpty()) {
+                long left = deadline - System.currentTimeMillis();
+                if (left <= 0) {
+                    LOG.warn("Closing {}: {} cancelled statement(s) did not stop within {} ms", describe(),
+                            running.size(), CANCEL_WAIT_MILLIS);
+                    return;
+                }
+                try {
+                    running.wait(left);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
+        }
+    }
+
     /** Whether {@link #close()} has run: an index of a closed database may be added to another collection. */
     public boolean isClosed() {
         return closed;
@@ -464,7 +529,10 @@ public final class Database implements AutoCloseable {
         if (closed) {
             return;
         }
-        closed = true;
+        synchronized (running) {
+            closed = true;
+        }
+        cancelRunning();
         List<Throwable> left = resources.releaseAll();
         if (!left.isEmpty()) {
             QuackException where = null;

@@ -190,21 +190,28 @@ public final class SqlRunner {
         PooledConnection c = db.borrow();
         Session session = new Session(c);
         boolean ok = false;
+        PreparedStatement ps = null;
         try {
             session.begin(views, tables.get());
             T out;
-            try (PreparedStatement ps = c.connection().prepareStatement(sql)) {
-                bind(ps, params);
-                try (ResultSet rs = ps.executeQuery(); RowCursor rows = db.reader(large).open(rs)) {
-                    out = reader.read(columns(rs), rows);
-                }
+            ps = c.connection().prepareStatement(sql);
+            // close() cancels it and waits until the connection is back
+            db.started(ps);
+            bind(ps, params);
+            try (ResultSet rs = ps.executeQuery(); RowCursor rows = db.reader(large).open(rs)) {
+                out = reader.read(columns(rs), rows);
             }
             ok = true;
             return out;
         } catch (SQLException e) {
-            throw Failures.wrap("Running the query", sql, e);
+            PersistenceClosedException closed = db.cancelledByClose("The query", e);
+            throw closed != null ? closed : Failures.wrap("Running the query", sql, e);
         } finally {
+            closeQuietly(ps);
             session.end(ok);
+            if (ps != null) {
+                db.finished(ps);
+            }
         }
     }
 

@@ -74,15 +74,17 @@ class FileOwnerTest {
     @Test
     void aHardLinkToAnOpenFileIsRefused() throws Exception {
         Path file = created();
-        Path link = Files.createLink(dir.resolve("hard.duckdb"), file);
-        refusedWhileOpenThenOpens(file, link);
-        refusedWhileOpenThenOpens(link, file);
+        refusedEitherWay(file, Files.createLink(dir.resolve("hard.duckdb"), file));
     }
 
     @Test
     void aSymbolicLinkToAnOpenFileIsRefused() throws Exception {
         Path file = created();
-        Path link = Files.createSymbolicLink(dir.resolve("soft.duckdb"), file);
+        refusedEitherWay(file, Files.createSymbolicLink(dir.resolve("soft.duckdb"), file));
+    }
+
+    /** Open under either name, the file is refused under the other. */
+    private void refusedEitherWay(Path file, Path link) throws Exception {
         refusedWhileOpenThenOpens(file, link);
         refusedWhileOpenThenOpens(link, file);
     }
