@@ -415,6 +415,24 @@ public final class DuckDBDatabase implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Lets the {@code "blob"} layout read objects of these classes from stored rows; see
+         * {@link DuckDBPersistence.Builder#allowClasses(Class[])}.
+         */
+        public CollectionBuilder<O, A> allowClasses(Class<?>... classes) {
+            builder.allowClasses(classes);
+            return this;
+        }
+
+        /**
+         * Lets the {@code "blob"} layout read objects of every class in these packages from stored rows; see
+         * {@link DuckDBPersistence.Builder#allowPackages(String[])}.
+         */
+        public CollectionBuilder<O, A> allowPackages(String... packages) {
+            builder.allowPackages(packages);
+            return this;
+        }
+
         /** Uses this object layout instead of the discovered {@code "blob"} layout. */
         public CollectionBuilder<O, A> layout(ObjectLayoutProvider provider) {
             builder.layout(provider);

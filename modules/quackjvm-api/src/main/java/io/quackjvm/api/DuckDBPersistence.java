@@ -15,6 +15,7 @@ import io.quackjvm.api.internal.DuckDBObjectStore;
 import io.quackjvm.api.internal.KeyType;
 import io.quackjvm.api.internal.Providers;
 import io.quackjvm.api.spi.ConnectionPoolProvider;
+import io.quackjvm.api.spi.AllowedClasses;
 import io.quackjvm.api.spi.ObjectLayoutProvider;
 import io.quackjvm.api.spi.ObjectTable;
 import io.quackjvm.api.spi.ResultReaderProvider;
@@ -331,6 +332,8 @@ public final class DuckDBPersistence<O, A extends Comparable<A>> implements SQLi
         /** The shared database the collection is built in, or {@code null} for a database of its own. */
         private DuckDBDatabase shared;
         private ProgressListener progressListener;
+        private Class<?>[] allowedClasses;
+        private String[] allowedPackages;
 
         private Builder(SimpleAttribute<O, A> primaryKey) {
             this.primaryKey = Objects.requireNonNull(primaryKey, "primaryKey");
@@ -461,6 +464,36 @@ public final class DuckDBPersistence<O, A extends Comparable<A>> implements SQLi
             return this;
         }
 
+        /**
+         * Lets the {@code "blob"} layout read objects of these classes from stored rows, beyond those it allows by
+         * itself: the object class, the declared types of its fields (and of theirs, and so on), the permitted
+         * subclasses of a sealed type among them, and the JDK's value and collection types. Needed for a subclass
+         * stored in a field declared as its superclass, an interface or {@code Object}. A row naming any other class
+         * is refused without building it, so a database file from an untrusted source cannot make this process
+         * instantiate a class it did not choose (docs/reliability.md).
+         *
+         * @throws NullPointerException when a class is null
+         */
+        public Builder<O, A> allowClasses(Class<?>... classes) {
+            once(allowedClasses != null, "allowClasses");
+            this.allowedClasses = classes.clone();
+            AllowedClasses.of(allowedClasses, new String[0]);
+            return this;
+        }
+
+        /**
+         * Lets the {@code "blob"} layout read objects of every class in these packages (not their subpackages)
+         * from stored rows; see {@link #allowClasses(Class[])}. The JDK's own packages cannot be allowed whole.
+         *
+         * @throws IllegalArgumentException when a name is not a package name or names a JDK package
+         */
+        public Builder<O, A> allowPackages(String... packages) {
+            once(allowedPackages != null, "allowPackages");
+            this.allowedPackages = packages.clone();
+            AllowedClasses.of(new Class<?>[0], allowedPackages);
+            return this;
+        }
+
         /** Uses this object layout instead of the discovered {@code "blob"} layout. */
         public Builder<O, A> layout(ObjectLayoutProvider provider) {
             once(layout != null || layoutName != null, "The layout");
@@ -551,8 +584,11 @@ public final class DuckDBPersistence<O, A extends Comparable<A>> implements SQLi
                     : Providers.load(ObjectLayoutProvider.class).named(layoutName != null ? layoutName
                     : columnarLayout != null ? "columnar" : "blob");
             Class<O> type = primaryKey.getObjectType();
+            AllowedClasses allowed = allowedClasses == null && allowedPackages == null ? AllowedClasses.NONE
+                    : AllowedClasses.of(allowedClasses == null ? new Class<?>[0] : allowedClasses,
+                    allowedPackages == null ? new String[0] : allowedPackages);
             ObjectTable<O> objectTable = layoutProvider.createTable(type,
-                    columnarLayout == null ? null : columnarLayout.description());
+                    columnarLayout == null ? null : columnarLayout.description(), allowed);
             String tableName = name != null ? name : defaultName(type);
             if (shared != null) {
                 return shared.register(tableName, database -> newPersistence(database, tableName, objectTable,

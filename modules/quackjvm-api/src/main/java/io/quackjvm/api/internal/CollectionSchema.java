@@ -2,6 +2,7 @@ package io.quackjvm.api.internal;
 
 import com.googlecode.cqengine.attribute.SimpleAttribute;
 import io.quackjvm.api.QuackException;
+import io.quackjvm.api.StoredDataException;
 import io.quackjvm.api.spi.Column;
 import io.quackjvm.api.spi.ObjectTable;
 import io.quackjvm.api.spi.PooledConnection;
@@ -26,6 +27,7 @@ final class CollectionSchema<O, A> {
     /** The key column. Its name cannot collide with a field column, which never starts with an underscore. */
     static final String KEY = "_key";
     private static final String METADATA = "quackjvm_collections";
+    private static final String ENCODING = "encoding";
 
     final Database db;
     final String name;
@@ -51,7 +53,7 @@ final class CollectionSchema<O, A> {
         this.table = quote(name);
         this.primaryKey = primaryKey;
         this.keyType = KeyType.of(primaryKey.getAttributeType());
-        this.layout = layout;
+        this.layout = new StoredRows<>(name, layout);
         this.layoutName = layoutName;
         prepareStatements();
     }
@@ -144,10 +146,16 @@ final class CollectionSchema<O, A> {
     }
 
     static boolean tableExists(PooledConnection c, String table) throws SQLException {
-        try (PreparedStatement p = c.connection().prepareStatement(
-                "SELECT count(*) FROM information_schema.tables WHERE table_catalog = current_database() "
-                        + "AND table_schema = current_schema() AND table_name = ?")) {
-            p.setString(1, table);
+        return exists(c, "tables", "table_name = ?", table);
+    }
+
+    /** Whether {@code information_schema.<view>} of this database and schema has a row where {@code condition}. */
+    private static boolean exists(PooledConnection c, String view, String condition, String... params) throws SQLException {
+        try (PreparedStatement p = c.connection().prepareStatement("SELECT count(*) FROM information_schema." + view
+                + " WHERE table_catalog = current_database() AND table_schema = current_schema() AND " + condition)) {
+            for (int i = 0; i < params.length; i++) {
+                p.setString(i + 1, params[i]);
+            }
             try (ResultSet rs = p.executeQuery()) {
                 return rs.next() && rs.getLong(1) > 0;
             }
@@ -166,7 +174,11 @@ final class CollectionSchema<O, A> {
         }
         try (Statement s = c.connection().createStatement()) {
             s.execute("CREATE TABLE IF NOT EXISTS " + METADATA + " (name VARCHAR PRIMARY KEY, object_class VARCHAR, "
-                    + "key_type VARCHAR, layout VARCHAR)");
+                    + "key_type VARCHAR, layout VARCHAR, " + ENCODING + " VARCHAR)");
+            // The layout's record of its encoding (ObjectTable.reconcileEncoding): files written before have no column.
+            if (!hasEncodingColumn(c)) {
+                s.execute("ALTER TABLE " + METADATA + " ADD COLUMN IF NOT EXISTS " + ENCODING + " VARCHAR");
+            }
         }
     }
 
@@ -200,12 +212,43 @@ final class CollectionSchema<O, A> {
         try (Statement s = c.connection().createStatement()) {
             s.execute(ddl.toString());
         }
-        try (PreparedStatement p = c.connection().prepareStatement("INSERT INTO " + METADATA + " VALUES (?, ?, ?, ?)")) {
+        String encoding = reconcileEncoding(null, true);
+        try (PreparedStatement p = c.connection().prepareStatement("INSERT INTO " + METADATA
+                + " (name, object_class, key_type, layout, " + ENCODING + ") VALUES (?, ?, ?, ?, ?)")) {
             p.setString(1, name);
             p.setString(2, primaryKey.getObjectType().getName());
             p.setString(3, keyType.signature());
             p.setString(4, layoutName);
+            p.setString(5, encoding);
             p.executeUpdate();
+        }
+    }
+
+    /** The layout's answer to {@link ObjectTable#reconcileEncoding}, its refusal as a {@link QuackException}. */
+    private String reconcileEncoding(String stored, boolean created) {
+        try {
+            return layout.reconcileEncoding(stored, created);
+        } catch (IllegalStateException e) {
+            throw new StoredDataException("Collection '" + name + "' in the " + db.describe() + " cannot be opened "
+                    + "with class " + primaryKey.getObjectType().getName() + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static boolean hasEncodingColumn(PooledConnection c) throws SQLException {
+        return exists(c, "columns", "table_name = ? AND column_name = ?", METADATA, ENCODING);
+    }
+
+    /** The encoding record kept for this collection, or {@code null} (none kept, or a file from before the column). */
+    private String storedEncoding(PooledConnection c) throws SQLException {
+        if (!hasEncodingColumn(c)) {
+            return null;
+        }
+        try (PreparedStatement p = c.connection().prepareStatement(
+                "SELECT " + ENCODING + " FROM " + METADATA + " WHERE name = ?")) {
+            p.setString(1, name);
+            try (ResultSet rs = p.executeQuery()) {
+                return rs.next() ? rs.getString(1) : null;
+            }
         }
     }
 
@@ -254,5 +297,15 @@ final class CollectionSchema<O, A> {
             }
         }
         prepareStatements();
+        String stored = storedEncoding(c);
+        String encoding = reconcileEncoding(stored, false);
+        if (encoding != null && !encoding.equals(stored) && !db.readOnly()) {
+            try (PreparedStatement p = c.connection().prepareStatement(
+                    "UPDATE " + METADATA + " SET " + ENCODING + " = ? WHERE name = ?")) {
+                p.setString(1, encoding);
+                p.setString(2, name);
+                p.executeUpdate();
+            }
+        }
     }
 }

@@ -20,4 +20,16 @@ public interface ObjectLayoutProvider extends Provider {
      *                                  layout; the message must name the class, the field and the reason
      */
     <O> ObjectTable<O> createTable(Class<O> objectType, LayoutDescription layout);
+
+    /**
+     * Creates the object table for one collection whose user allowed more classes to be read from its rows
+     * ({@code allowClasses}, {@code allowPackages} on the builders). The engine always calls this method; the
+     * default ignores {@code allowed} and calls {@link #createTable(Class, LayoutDescription)}, which is right for a
+     * layout that never instantiates a class named by a row.
+     *
+     * @param allowed the classes and packages the user allowed, {@link AllowedClasses#NONE} when none
+     */
+    default <O> ObjectTable<O> createTable(Class<O> objectType, LayoutDescription layout, AllowedClasses allowed) {
+        return createTable(objectType, layout);
+    }
 }

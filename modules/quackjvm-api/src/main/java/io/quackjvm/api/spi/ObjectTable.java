@@ -23,7 +23,14 @@ public interface ObjectTable<O> {
      */
     void write(O object, RowWriter row) throws SQLException;
 
-    /** Rebuilds one object from a row whose columns are {@link #columns()} in order. */
+    /**
+     * Rebuilds one object from a row whose columns are {@link #columns()} in order.
+     *
+     * @throws IllegalStateException when the stored row cannot be turned into an object (bytes that do not decode,
+     *                               a class that may not be built); the message names the class and the fix, and
+     *                               the engine passes it on as a {@code StoredDataException} naming the collection.
+     *                               {@link #readLookup} and {@link #readCopy} fail the same way
+     */
     O read(RowSource row) throws SQLException;
 
     /**
@@ -82,6 +89,28 @@ public interface ObjectTable<O> {
                     + expected);
         }
         return List.of();
+    }
+
+    /**
+     * Reconciles the layout's own record of how it encodes objects with the record kept in the file, for a layout
+     * whose encoding depends on the shape of the class (its fields) rather than on the table's columns alone. The
+     * engine keeps the returned text next to the collection in the file's metadata and hands it back here the next
+     * time the collection is opened. Called once, after {@link #reconcile}, before any row is written or read.
+     *
+     * <p>A layout that can read rows written for an earlier shape of the class (a field added or removed) returns
+     * a record that covers both shapes; one that cannot throws here, so that the user learns it when the
+     * collection is opened rather than on some later read. The default keeps no record.
+     *
+     * @param stored  the text this method returned when the collection was last opened for writing, or
+     *                {@code null} when the collection is new or its file was written before the layout kept one
+     * @param created whether the table was created just now (it holds no rows)
+     * @return the text to keep, or {@code null} to keep none; the engine writes it when the file is writable and
+     * the text differs from {@code stored}
+     * @throws IllegalStateException naming the class, the field and the fix when rows already stored cannot be
+     *                               read by this layout
+     */
+    default String reconcileEncoding(String stored, boolean created) {
+        return null;
     }
 
     private static List<Column> namesAndTypes(List<Column> columns) {

@@ -34,11 +34,23 @@ final class BlobObjectTable<O> implements ObjectTable<O> {
     }
 
     @Override
+    public String reconcileEncoding(String stored, boolean created) {
+        return serializer instanceof Kryo5Serializer<O> kryo ? kryo.reconcileEncoding(stored) : null;
+    }
+
+    @Override
     public void write(O object, RowWriter row) throws SQLException {
         byte[] bytes;
         try {
             bytes = serializer.serialize(object);
         } catch (RuntimeException e) {
+            ClassAllowList.NotAllowedException refused = refusal(e);
+            if (refused != null) {
+                throw new IllegalArgumentException("Cannot store " + objectType.getName() + " object " + object
+                        + ": it holds an object of class " + refused.className + ", which this collection would "
+                        + "refuse to read back. If it is meant to be stored, allow it with " + refused.option()
+                        + " or allowPackages(...) on the collection's builder.", e);
+            }
             throw new IllegalArgumentException("Cannot serialise " + object.getClass().getName() + " object " + object
                     + " for the blob layout: " + e.getMessage() + ". Give the class a serializer with "
                     + "@PersistenceConfig(serializer = ...), or make its fields serialisable.", e);
@@ -52,8 +64,23 @@ final class BlobObjectTable<O> implements ObjectTable<O> {
         try {
             return serializer.deserialize(bytes);
         } catch (RuntimeException e) {
+            ClassAllowList.NotAllowedException refused = refusal(e);
+            if (refused != null) {
+                throw new IllegalStateException("Cannot read a stored " + objectType.getName() + ": "
+                        + ClassAllowList.refusal(refused.className, objectType) + ".");
+            }
             throw new IllegalStateException("Cannot deserialise a stored " + objectType.getName() + ": "
                     + e.getMessage() + ". Was the class changed incompatibly since it was stored?", e);
         }
+    }
+
+    /** The allow-list's refusal among the causes of {@code e} (Kryo wraps what its resolver throws), or null. */
+    private static ClassAllowList.NotAllowedException refusal(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof ClassAllowList.NotAllowedException n) {
+                return n;
+            }
+        }
+        return null;
     }
 }

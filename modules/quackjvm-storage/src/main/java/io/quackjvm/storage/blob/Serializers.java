@@ -4,6 +4,8 @@ import com.googlecode.cqengine.persistence.support.serialization.PersistenceConf
 import com.googlecode.cqengine.persistence.support.serialization.KryoSerializer;
 import com.googlecode.cqengine.persistence.support.serialization.PojoSerializer;
 
+import io.quackjvm.api.spi.AllowedClasses;
+
 import java.lang.reflect.Constructor;
 
 /** Chooses the serializer for a class, honouring CQEngine's {@link PersistenceConfig} annotation. */
@@ -13,12 +15,12 @@ final class Serializers {
     }
 
     @SuppressWarnings("unchecked")
-    static <O> PojoSerializer<O> forClass(Class<O> objectType) {
+    static <O> PojoSerializer<O> forClass(Class<O> objectType, AllowedClasses allowed) {
         PersistenceConfig config = objectType.getAnnotation(PersistenceConfig.class);
         if (config == null || config.serializer() == KryoSerializer.class) {
             // CQEngine's own KryoSerializer is built on Kryo 5.0.0-RC1 and kryo-serializers, which fail on Java 17;
             // the default here is our own serializer on a current Kryo.
-            return new Kryo5Serializer<>(objectType, config != null && config.polymorphic());
+            return new Kryo5Serializer<>(objectType, config != null && config.polymorphic(), allowed);
         }
         Class<? extends PojoSerializer> type = config.serializer();
         try {

@@ -49,7 +49,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** The blob layout's Kryo serializer on JDK values, without any {@code --add-opens}. */
 class Kryo5SerializerTest {
 
-    private final Kryo5Serializer<Object> serializer = new Kryo5Serializer<>(Object.class, true);
+    private final Kryo5Serializer<Object> serializer = new Kryo5Serializer<>(Object.class, true, io.quackjvm.api.spi.AllowedClasses.NONE);
 
     /**
      * Bytes written by the serializer before the JDK value types were added (commit f816a6a), for values it could

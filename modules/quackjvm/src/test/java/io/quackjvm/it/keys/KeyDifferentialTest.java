@@ -103,8 +103,9 @@ class KeyDifferentialTest {
         }
 
         private void open() {
+            // Item holds its key in a field declared Object: the test's own key classes are allowed by name.
             DuckDBPersistence.Builder<Item, K> b = DuckDBPersistence.builder(spec.key).name("items")
-                    .appenderThreshold(APPENDER_THRESHOLD);
+                    .appenderThreshold(APPENDER_THRESHOLD).allowPackages("io.quackjvm.it.keys");
             persistence = (file == null ? b : b.file(file)).build();
             duck = new ConcurrentIndexedCollection<>(persistence);
         }

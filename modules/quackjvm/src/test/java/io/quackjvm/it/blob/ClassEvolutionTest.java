@@ -1,0 +1,277 @@
+package io.quackjvm.it.blob;
+
+import com.googlecode.cqengine.ConcurrentIndexedCollection;
+import com.googlecode.cqengine.IndexedCollection;
+import com.googlecode.cqengine.attribute.SimpleAttribute;
+import com.googlecode.cqengine.query.option.QueryOptions;
+import io.quackjvm.api.DuckDBPersistence;
+import io.quackjvm.api.StoredDataException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.lang.reflect.Method;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import static com.googlecode.cqengine.query.QueryFactory.equal;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Objects stored in the blob layout stay readable when their class gains or loses a field, as users change classes
+ * between releases of their application; a change stored objects cannot survive is refused when the collection is
+ * opened. Each version of the classes is compiled by the JDK's javac into a class loader of its own, as a new
+ * release of an application would load it.
+ */
+class ClassEvolutionTest {
+
+    @TempDir
+    Path dir;
+
+    private static final String ITEM_V1 = """
+            package evolved;
+            public record Item(int id, String name, double price, Color color) {}
+            """;
+    private static final String COLOR_V1 = "package evolved; public enum Color { RED, GREEN }";
+
+    @Test
+    void aRecordThatGainsAndLosesComponentsKeepsItsStoredObjects() throws Exception {
+        Path file = dir.resolve("items.duckdb");
+        Versioned v1 = compile("v1", Map.of("Item", ITEM_V1, "Color", COLOR_V1));
+        try (Store s = new Store(v1, "Item", file)) {
+            for (int i = 0; i < 50; i++) {
+                s.collection.add(v1.make("Item", i, "item " + i, i * 1.5, v1.constant("Color", i % 2)));
+            }
+        }
+        Versioned v2 = compile("v2", Map.of("Item", """
+                package evolved;
+                public record Item(int id, String name, long stock, java.util.List<String> tags, Color color) {}
+                """, "Color", "package evolved; public enum Color { RED, GREEN, BLUE }"));
+        try (Store s = new Store(v2, "Item", file)) {
+            assertEquals(50, s.collection.size());
+            for (int i = 0; i < 50; i++) {
+                Object item = s.get(i);
+                assertEquals("item " + i, v2.read(item, "name"), "a kept component keeps its value");
+                assertEquals(0L, v2.read(item, "stock"), "an added component takes its default");
+                assertNull(v2.read(item, "tags"));
+                assertEquals(v2.constant("Color", i % 2), v2.read(item, "color"));
+            }
+            for (int i = 100; i < 110; i++) {
+                s.collection.add(v2.make("Item", i, "new " + i, (long) i, List.of("t" + i), v2.constant("Color", 2)));
+            }
+            s.collection.update(List.of(s.get(3)), List.of(v2.make("Item", 3, "renamed", 7L, List.of(), v2.constant("Color", 2))));
+        }
+        try (Store s = new Store(v2, "Item", file)) {
+            assertEquals(60, new ArrayList<>(s.collection).size(), "old and new rows read together");
+            assertEquals(List.of("t105"), v2.read(s.get(105), "tags"));
+            assertEquals("renamed", v2.read(s.get(3), "name"));
+            assertEquals("item 4", v2.read(s.get(4), "name"));
+        }
+    }
+
+    @Test
+    void aChangedTypeOrReorderedEnumIsRefusedWhenOpenedAndTheFileStaysReadable() throws Exception {
+        Path file = dir.resolve("items.duckdb");
+        Versioned v1 = storeOneItem(file);
+        Versioned retyped = compile("retyped", Map.of("Item", ITEM_V1.replace("double price", "int price"),
+                "Color", COLOR_V1));
+        StoredDataException e = assertThrows(StoredDataException.class, () -> new Store(retyped, "Item", file));
+        assertTrue(e.getMessage().contains("field price of evolved.Item was stored as double and is now int"),
+                e.getMessage());
+        Versioned reordered = compile("reordered", Map.of("Item", ITEM_V1,
+                "Color", "package evolved; public enum Color { GREEN, RED }"));
+        e = assertThrows(StoredDataException.class, () -> new Store(reordered, "Item", file));
+        assertTrue(e.getMessage().contains("enum evolved.Color no longer has constant RED at position 0"),
+                e.getMessage());
+        try (Store s = new Store(v1, "Item", file)) {
+            assertEquals(2.5, v1.read(s.get(1), "price"), "refusing changed nothing");
+        }
+    }
+
+    @Test
+    void anOrdinaryClassReadsPastRemovedFieldsOfEveryKindAndRunsInitialisersForNewOnes() throws Exception {
+        Path file = dir.resolve("orders.duckdb");
+        Versioned v1 = compile("v1", Map.of("Order", """
+                package evolved;
+                public class Order {
+                    public int id; public String customer; public java.util.List<String> notes; public Address address;
+                    public long[] history; public java.util.Map<String, java.util.List<Integer>> scores;
+                    public Order() {}
+                    public Order(int id, String customer, java.util.List<String> notes, Address address) {
+                        this.id = id; this.customer = customer; this.notes = notes; this.address = address;
+                        this.history = new long[] {id, id + 1};
+                        this.scores = java.util.Map.of("a", java.util.List.of(id));
+                    }
+                    public int id() { return id; }
+                }
+                """, "Address", """
+                package evolved;
+                public class Address {
+                    public String city;
+                    public Address() {}
+                    public Address(String city) { this.city = city; }
+                }
+                """));
+        try (Store s = new Store(v1, "Order", file)) {
+            for (int i = 0; i < 20; i++) {
+                s.collection.add(v1.make("Order", i, "customer " + i, new ArrayList<>(List.of("n" + i, "m")),
+                        v1.make("Address", "city " + i)));
+            }
+        }
+        Versioned v2 = compile("v2", Map.of("Order", """
+                package evolved;
+                public class Order {
+                    public int id; public String customer; public int priority = 5; public Address address;
+                    public Order() {}
+                    public Order(int id, String customer, int priority, Address address) {
+                        this.id = id; this.customer = customer; this.priority = priority; this.address = address;
+                    }
+                    public int id() { return id; }
+                }
+                """, "Address", """
+                package evolved;
+                public class Address {
+                    public String city; public String zip;
+                    public Address() {}
+                    public Address(String city, String zip) { this.city = city; this.zip = zip; }
+                }
+                """));
+        try (Store s = new Store(v2, "Order", file)) {
+            for (int i = 0; i < 20; i++) {
+                Object order = s.get(i);
+                assertEquals("customer " + i, v2.field(order, "customer"));
+                assertEquals(5, v2.field(order, "priority"), "the no-argument constructor's initialiser ran");
+                Object address = v2.field(order, "address");
+                assertNotNull(address);
+                assertEquals("city " + i, v2.field(address, "city"), "a nested class keeps its fields too");
+                assertNull(v2.field(address, "zip"));
+            }
+            s.collection.add(v2.make("Order", 50, "new", 1, v2.make("Address", "x", "12345")));
+        }
+        try (Store s = new Store(v2, "Order", file)) {
+            assertEquals(21, new ArrayList<>(s.collection).size());
+            assertEquals("12345", v2.field(v2.field(s.get(50), "address"), "zip"));
+        }
+    }
+
+    @Test
+    void aFileWrittenBeforeShapesWereRecordedKeepsReadingAndThenEvolves() throws Exception {
+        Path file = dir.resolve("legacy.duckdb");
+        Versioned v1 = storeOneItem(file);
+        // The metadata of the earlier release: no record of the classes' shapes (the rows' bytes are the same).
+        try (Connection c = DriverManager.getConnection("jdbc:duckdb:" + file); Statement st = c.createStatement()) {
+            st.execute("ALTER TABLE quackjvm_collections DROP COLUMN encoding");
+        }
+        try (Store s = new Store(v1, "Item", file)) {
+            assertEquals("one", v1.read(s.get(1), "name"));
+        }
+        try (Connection c = DriverManager.getConnection("jdbc:duckdb:" + file); Statement st = c.createStatement();
+             var rs = st.executeQuery("SELECT encoding FROM quackjvm_collections WHERE name = 'item'")) {
+            assertTrue(rs.next());
+            assertTrue(rs.getString(1).contains("record\tevolved.Item"), rs.getString(1));
+        }
+        Versioned v2 = compile("v2", Map.of("Item", ITEM_V1.replace(", double price", ""), "Color", COLOR_V1));
+        try (Store s = new Store(v2, "Item", file)) {
+            assertEquals("one", v2.read(s.get(1), "name"));
+        }
+    }
+
+    /** Stores item 1 ("one", 2.5, GREEN) with the first version of the classes, and returns that version. */
+    private Versioned storeOneItem(Path file) throws Exception {
+        Versioned v1 = compile("v1", Map.of("Item", ITEM_V1, "Color", COLOR_V1));
+        try (Store s = new Store(v1, "Item", file)) {
+            s.collection.add(v1.make("Item", 1, "one", 2.5, v1.constant("Color", 1)));
+        }
+        return v1;
+    }
+
+    /** One collection of a compiled class, keyed by its {@code id()}. */
+    private static final class Store implements AutoCloseable {
+        final DuckDBPersistence<Object, Integer> persistence;
+        final IndexedCollection<Object> collection;
+        final SimpleAttribute<Object, Integer> id;
+
+        Store(Versioned classes, String simpleName, Path file) throws Exception {
+            @SuppressWarnings("unchecked")
+            Class<Object> type = (Class<Object>) classes.type(simpleName);
+            Method id = type.getMethod("id");
+            this.id = new SimpleAttribute<>(type, Integer.class, "id") {
+                @Override
+                public Integer getValue(Object o, QueryOptions q) {
+                    try {
+                        return (Integer) id.invoke(o);
+                    } catch (ReflectiveOperationException e) {
+                        throw new IllegalStateException(e);
+                    }
+                }
+            };
+            this.persistence = DuckDBPersistence.builder(this.id).file(file).build();
+            this.collection = new ConcurrentIndexedCollection<>(persistence);
+        }
+
+        Object get(int key) {
+            return collection.retrieve(equal(id, key)).uniqueResult();
+        }
+
+        @Override
+        public void close() {
+            persistence.close();
+        }
+    }
+
+    /** One version of the classes, compiled and loaded on its own. */
+    private record Versioned(ClassLoader loader) {
+        Class<?> type(String simpleName) throws ClassNotFoundException {
+            return Class.forName("evolved." + simpleName, true, loader);
+        }
+
+        Object make(String simpleName, Object... args) throws Exception {
+            for (var c : type(simpleName).getConstructors()) {
+                if (c.getParameterCount() == args.length) {
+                    return c.newInstance(args);
+                }
+            }
+            throw new AssertionError("no constructor of " + simpleName + " takes " + args.length + " arguments");
+        }
+
+        Object constant(String enumName, int ordinal) throws ClassNotFoundException {
+            return type(enumName).getEnumConstants()[ordinal];
+        }
+
+        Object read(Object record, String component) throws ReflectiveOperationException {
+            return record.getClass().getMethod(component).invoke(record);
+        }
+
+        Object field(Object object, String name) throws ReflectiveOperationException {
+            return object.getClass().getField(name).get(object);
+        }
+    }
+
+    private Versioned compile(String version, Map<String, String> sources) throws IOException, InterruptedException {
+        Path src = Files.createDirectories(dir.resolve(version).resolve("src/evolved"));
+        Path classes = Files.createDirectories(dir.resolve(version).resolve("classes"));
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "javac").toString(),
+                "--release", "17", "-d", classes.toString()));
+        for (Map.Entry<String, String> s : sources.entrySet()) {
+            Path f = src.resolve(s.getKey() + ".java");
+            Files.writeString(f, s.getValue());
+            command.add(f.toString());
+        }
+        Process javac = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String out = new String(javac.getInputStream().readAllBytes());
+        assertEquals(0, javac.waitFor(), "javac: " + out);
+        return new Versioned(new URLClassLoader(new URL[]{classes.toUri().toURL()}, getClass().getClassLoader()));
+    }
+}
