@@ -1,15 +1,11 @@
 package io.quackjvm.moduletests;
 
-import com.googlecode.cqengine.attribute.SimpleAttribute;
 import io.quackjvm.api.ColumnarLayout;
 import io.quackjvm.api.spi.ObjectLayoutProvider;
 import io.quackjvm.moduletests.model.Part;
-import io.quackjvm.testkit.ObjectLayoutContract;
-
-import java.util.List;
 
 /** Our "columnar" layout, found by ServiceLoader on the module path, passes the provider test kit. */
-class ColumnarLayoutContractTests extends ObjectLayoutContract<Part, Long> {
+class ColumnarLayoutContractTests extends PartLayoutContract {
 
     @Override
     protected ObjectLayoutProvider provider() {
@@ -19,17 +15,5 @@ class ColumnarLayoutContractTests extends ObjectLayoutContract<Part, Long> {
     @Override
     protected ColumnarLayout<? super Part> columnarLayout() {
         return ColumnarLayout.ofRecord(Part.class);
-    }
-
-    @Override
-    protected SimpleAttribute<Part, Long> primaryKey() {
-        return Part.ID;
-    }
-
-    @Override
-    protected List<Part> sampleObjects() {
-        return List.of(Part.of(1), new Part(-5, "", "grüße ☃", -0.0, Integer.MIN_VALUE),
-                new Part(Long.MAX_VALUE, null, null, Double.MAX_VALUE, 0),
-                new Part(Long.MIN_VALUE, "NaN", "x", Double.NaN, Integer.MAX_VALUE));
     }
 }
