@@ -1,28 +1,12 @@
 package io.quackjvm.moduletests;
 
-import com.googlecode.cqengine.attribute.SimpleAttribute;
 import io.quackjvm.api.spi.ObjectLayoutProvider;
-import io.quackjvm.moduletests.model.Part;
-import io.quackjvm.testkit.ObjectLayoutContract;
-
-import java.util.List;
 
 /** Our "blob" layout, found by ServiceLoader on the module path, passes the provider test kit. */
-class BlobLayoutContractTests extends ObjectLayoutContract<Part, Long> {
+class BlobLayoutContractTests extends PartLayoutContract {
 
     @Override
     protected ObjectLayoutProvider provider() {
         return discovered(ObjectLayoutProvider.class, "blob");
-    }
-
-    @Override
-    protected SimpleAttribute<Part, Long> primaryKey() {
-        return Part.ID;
-    }
-
-    @Override
-    protected List<Part> sampleObjects() {
-        return List.of(Part.of(1), new Part(-5, "", "grüße ☃", -0.0, Integer.MIN_VALUE),
-                new Part(Long.MAX_VALUE, null, null, Double.MAX_VALUE, 0));
     }
 }

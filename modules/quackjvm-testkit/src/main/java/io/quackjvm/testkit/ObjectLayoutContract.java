@@ -5,6 +5,7 @@ import com.googlecode.cqengine.IndexedCollection;
 import com.googlecode.cqengine.attribute.SimpleAttribute;
 import com.googlecode.cqengine.query.option.QueryOptions;
 import com.googlecode.cqengine.resultset.ResultSet;
+import io.quackjvm.api.ColumnarLayout;
 import io.quackjvm.api.DuckDBPersistence;
 import io.quackjvm.api.spi.Column;
 import io.quackjvm.api.spi.LayoutDescription;
@@ -46,7 +47,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * }
  * }</pre>
  *
- * The collection test needs a result reader, a connection pool and a write policy: put quackjvm's defaults
+ * A layout that stores the fields a user's {@link ColumnarLayout} describes (as {@code "columnar"} does) also
+ * overrides {@link #columnarLayout()}.
+ *
+ * <p>The collection test needs a result reader, a connection pool and a write policy: put quackjvm's defaults
  * (artifact {@code quackjvm}) on the test path.
  *
  * @param <O> the stored type used by the test
@@ -63,8 +67,20 @@ public abstract class ObjectLayoutContract<O, K extends Comparable<K>> extends P
      */
     protected abstract List<O> sampleObjects();
 
+    /**
+     * The columnar layout the provider is tested with, for a layout that stores the fields it describes: its
+     * {@link ColumnarLayout#description()} is what {@code createTable} gets, and the collection test builds with
+     * {@link DuckDBPersistence.Builder#columnarLayout(ColumnarLayout)}. {@code null}, the default, for a layout that
+     * needs no description (such as {@code "blob"}).
+     */
+    protected ColumnarLayout<? super O> columnarLayout() {
+        return null;
+    }
+
     private ObjectTable<O> table() {
-        ObjectTable<O> table = provider().createTable(primaryKey().getObjectType(), null);
+        ColumnarLayout<? super O> columnar = columnarLayout();
+        ObjectTable<O> table = provider().createTable(primaryKey().getObjectType(),
+                columnar == null ? null : columnar.description());
         assertNotNull(table, "createTable must not return null");
         return table;
     }
@@ -232,7 +248,11 @@ public abstract class ObjectLayoutContract<O, K extends Comparable<K>> extends P
     public void storesAndQueriesObjectsInACQEngineCollection() {
         List<O> samples = samples();
         SimpleAttribute<O, K> pk = primaryKey();
-        try (DuckDBPersistence<O, K> persistence = DuckDBPersistence.builder(pk).layout(provider()).build()) {
+        DuckDBPersistence.Builder<O, K> builder = DuckDBPersistence.builder(pk).layout(provider());
+        if (columnarLayout() != null) {
+            builder.columnarLayout(columnarLayout());
+        }
+        try (DuckDBPersistence<O, K> persistence = builder.build()) {
             IndexedCollection<O> collection = new ConcurrentIndexedCollection<>(persistence);
             assertTrue(collection.addAll(samples));
             assertEquals(samples.size(), collection.size());

@@ -4,6 +4,7 @@ import com.googlecode.cqengine.ConcurrentIndexedCollection;
 import com.googlecode.cqengine.IndexedCollection;
 import com.googlecode.cqengine.resultset.ResultSet;
 import io.quackjvm.api.DuckDBPersistence;
+import io.quackjvm.it.Seeds;
 import io.quackjvm.api.ObjectCacheStats;
 import io.quackjvm.it.Car;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -49,7 +50,7 @@ class ObjectCacheConcurrencyTest {
     @ValueSource(booleans = {true, false})
     void everyReadMatchesTheModelUnderConcurrentWriters(boolean serializeWrites) throws Exception {
         long seconds = Long.getLong("quackjvm.cacheSoakSeconds", 2);
-        long seed = Long.getLong("quackjvm.cacheSeed", System.nanoTime());
+        long seed = Seeds.of("quackjvm.cacheSeed", "ObjectCacheConcurrencyTest serializeWrites=" + serializeWrites);
         try (DuckDBPersistence<Car, Integer> p = DuckDBPersistence.builder(Car.CAR_ID).objectCacheSize(32)
                 .appenderThreshold(4).serializeWrites(serializeWrites).build()) {
             IndexedCollection<Car> cars = new ConcurrentIndexedCollection<>(p);
@@ -106,7 +107,7 @@ class ObjectCacheConcurrencyTest {
                 t.join(60_000);
                 assertTrue(!t.isAlive(), "a thread did not stop");
             }
-            assertTrue(failures.isEmpty(), () -> "seed " + seed + ": " + failures.size() + " bad reads, first: "
+            assertTrue(failures.isEmpty(), () -> failures.size() + " bad reads" + Seeds.note("quackjvm.cacheSeed", seed) + ", first: "
                     + failures.peek());
             // at rest, every key reads as last committed, twice (the second from the cache)
             for (int k = 0; k < KEYS; k++) {

@@ -8,6 +8,7 @@ import com.googlecode.cqengine.query.QueryFactory;
 import com.googlecode.cqengine.query.option.QueryOptions;
 import com.googlecode.cqengine.resultset.ResultSet;
 import io.quackjvm.api.DuckDBDatabase;
+import io.quackjvm.it.Seeds;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -62,8 +63,7 @@ class QueryTreeDifferentialTest {
 
     @Test
     void randomSeed() {
-        long seed = System.nanoTime();
-        System.out.println("QueryTreeDifferentialTest random seed: " + seed + "L");
+        long seed = Seeds.of("quackjvm.query.diff.seed", "QueryTreeDifferentialTest.randomSeed");
         run(seed, seed % 2 == 0);
     }
 

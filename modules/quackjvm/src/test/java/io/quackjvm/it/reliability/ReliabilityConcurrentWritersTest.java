@@ -2,6 +2,7 @@ package io.quackjvm.it.reliability;
 
 import com.googlecode.cqengine.resultset.ResultSet;
 import io.quackjvm.api.WriteConflictException;
+import io.quackjvm.it.Seeds;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -91,8 +92,8 @@ class ReliabilityConcurrentWritersTest {
 
     private Outcome run(boolean serialize) throws Exception {
         int opsPerThread = Soak.size(60, 800);
-        long seed = Long.getLong("reliability.seed", System.nanoTime());
-        String seedNote = " (seed " + seed + "; rerun with -Dreliability.seed=" + seed + ")";
+        long seed = Seeds.of("reliability.seed", "ReliabilityConcurrentWritersTest serializeWrites=" + serialize);
+        String seedNote = Seeds.note("reliability.seed", seed);
         Path db = dir.resolve("writers-" + serialize + ".duckdb");
         long started = System.nanoTime();
         Map<String, Long> failures = new ConcurrentHashMap<>();

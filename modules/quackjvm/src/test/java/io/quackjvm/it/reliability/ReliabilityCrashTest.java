@@ -1,5 +1,6 @@
 package io.quackjvm.it.reliability;
 
+import io.quackjvm.it.Seeds;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -45,9 +46,8 @@ class ReliabilityCrashTest {
     @Test
     void killedAtRandomMomentsTheFileKeepsEveryAcknowledgedWriteAndNothingHalfDone() throws Exception {
         int kills = Soak.size(5, 50);
-        long seed = Long.getLong("reliability.seed", System.nanoTime());
-        String seedNote = " (seed " + seed + "; rerun with -Dreliability.seed=" + seed + ")";
-        System.out.println("ReliabilityCrashTest" + seedNote);
+        long seed = Seeds.of("reliability.seed", "ReliabilityCrashTest");
+        String seedNote = Seeds.note("reliability.seed", seed);
         Random random = new Random(seed);
         Path db = dir.resolve("parts.duckdb");
         Map<Integer, Integer> model = new HashMap<>();
