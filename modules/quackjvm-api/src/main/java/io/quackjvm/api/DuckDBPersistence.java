@@ -278,7 +278,8 @@ public final class DuckDBPersistence<O, A extends Comparable<A>> implements SQLi
 
     /**
      * Closes the database and releases its file at once, so that this JVM or another can open it again.
-     * Idempotent; any later use throws {@link PersistenceClosedException}, and so does reading a result set or
+     * Idempotent and thread-safe (a call made while another thread is closing returns once that one is done); any
+     * later use throws {@link PersistenceClosedException}, and so does reading a result set or
      * iterator that was still open (close() releases them, and logs one warning saying how many there were; see
      * {@link Builder#trackUnclosedResults(boolean)} to find where they were opened). A write still running on
      * another thread is rolled back.

@@ -67,6 +67,13 @@ public final class Database implements AutoCloseable {
     private final boolean readOnly;
     private final OpenResources resources;
     private volatile boolean closed;
+    /**
+     * Held by the one {@link #close()} that tears the database down, so that a close() on another thread waits
+     * until the teardown is done instead of running it again or returning before the file is released.
+     */
+    private final Object closing = new Object();
+    /** Guarded by {@link #closing}. */
+    private boolean tornDown;
     /** Statements running now on behalf of a caller, cancelled by {@link #close()}; guarded by itself. */
     private final java.util.Set<Statement> running = new java.util.HashSet<>();
     /** The identities of the file this database owns in {@link #OPEN_FILES}; empty in memory. */
@@ -522,13 +529,25 @@ public final class Database implements AutoCloseable {
     /**
      * Closes the database: releases every result and transaction still open (using such a result afterwards
      * throws {@link PersistenceClosedException}), every connection and the file, at once. Logs one warning when
-     * results were left open, with where each was opened when that is recorded.
+     * results were left open, with where each was opened when that is recorded. Idempotent and thread-safe: the
+     * first call tears the database down, and a call on another thread meanwhile waits until that is done.
      */
     @Override
     public void close() {
-        if (closed) {
-            return;
+        synchronized (closing) {
+            if (tornDown) {
+                return;
+            }
+            try {
+                tearDown();
+            } finally {
+                tornDown = true;
+            }
         }
+    }
+
+    /** What {@link #close()} does, once. */
+    private void tearDown() {
         synchronized (running) {
             closed = true;
         }

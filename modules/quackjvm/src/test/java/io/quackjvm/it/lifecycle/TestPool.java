@@ -1,0 +1,103 @@
+package io.quackjvm.it.lifecycle;
+
+import io.quackjvm.api.spi.ConnectionInitializer;
+import io.quackjvm.api.spi.ConnectionPool;
+import io.quackjvm.api.spi.ConnectionPoolProvider;
+import io.quackjvm.api.spi.PooledConnection;
+import org.duckdb.DuckDBConnection;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.UnaryOperator;
+
+/**
+ * A real connection pool for lifecycle tests that need to see the engine's side of the SPI: it lends a new
+ * {@code duplicate()} of the root connection per borrow and closes it when handed back, records whether the
+ * engine had closed it itself by then, counts {@code close()} calls and runs a hook in them, and may swap the
+ * SQL the engine prepares.
+ */
+final class TestPool implements ConnectionPoolProvider {
+
+    /** Per lent connection: whether it was already closed when handed back. */
+    final Map<Connection, Boolean> closedOnReturn = new ConcurrentHashMap<>();
+    final AtomicInteger poolCloses = new AtomicInteger();
+    private final UnaryOperator<String> sql;
+    private final Runnable onClose;
+    /** The root connection the engine gave the last pool created. */
+    volatile Connection root;
+
+    TestPool(UnaryOperator<String> sql, Runnable onClose) {
+        this.sql = sql;
+        this.onClose = onClose;
+    }
+
+    @Override
+    public String name() {
+        return "test-pool";
+    }
+
+    @Override
+    public ConnectionPool create(Connection root, int maxPooled, ConnectionInitializer initializer) {
+        this.root = root;
+        return new ConnectionPool() {
+            @Override
+            public PooledConnection borrow() throws SQLException {
+                Connection c = root.unwrap(DuckDBConnection.class).duplicate();
+                initializer.initialize(c);
+                return new Borrowed(c);
+            }
+
+            @Override
+            public int idleCount() {
+                return 0;
+            }
+
+            @Override
+            public void close() {
+                poolCloses.incrementAndGet();
+                onClose.run();
+            }
+        };
+    }
+
+    private final class Borrowed implements PooledConnection {
+        private final Connection c;
+
+        Borrowed(Connection c) {
+            this.c = c;
+        }
+
+        @Override
+        public Connection connection() {
+            return c;
+        }
+
+        @Override
+        public PreparedStatement prepare(String text) throws SQLException {
+            return c.prepareStatement(sql.apply(text));
+        }
+
+        @Override
+        public void recycle(PreparedStatement statement) {
+            try {
+                statement.close();
+            } catch (SQLException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+
+        @Override
+        public void close() {
+            try {
+                closedOnReturn.put(c, c.isClosed());
+                c.close();
+            } catch (SQLException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+    }
+}
