@@ -108,16 +108,26 @@ public final class DuckDBPersistence<O, A extends Comparable<A>> implements SQLi
      */
     public static <O, A extends Comparable<A>> DuckDBPersistence<O, A> onPrimaryKeyInTempFile(
             SimpleAttribute<O, A> primaryKey) {
-        Path file;
+        Path dir;
         try {
-            Path dir = Files.createTempDirectory("quackjvm_");
-            file = dir.resolve("collection.duckdb");
+            dir = Files.createTempDirectory("quackjvm_");
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot create a temporary database file", e);
         }
+        Path file = dir.resolve("collection.duckdb");
         Builder<O, A> builder = builder(primaryKey).file(file);
         builder.deleteOnClose = file;
-        return builder.build();
+        try {
+            return builder.build();
+        } catch (RuntimeException | Error e) {
+            // The failed build deleted what DuckDB created in it.
+            try {
+                Files.deleteIfExists(dir);
+            } catch (IOException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            throw e;
+        }
     }
 
     /** A builder for every setting; see the docs' tuning chapter. */
@@ -598,8 +608,8 @@ public final class DuckDBPersistence<O, A extends Comparable<A>> implements SQLi
             Database database = Database.open(options.settings());
             try {
                 return newPersistence(database, tableName, objectTable, layoutProvider.name(), null);
-            } catch (RuntimeException e) {
-                database.close();
+            } catch (RuntimeException | Error e) {
+                database.abandon();
                 throw e;
             }
         }

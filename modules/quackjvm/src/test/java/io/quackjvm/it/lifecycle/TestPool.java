@@ -8,7 +8,9 @@ import org.duckdb.DuckDBConnection;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -17,8 +19,8 @@ import java.util.function.UnaryOperator;
 /**
  * A real connection pool for lifecycle tests that need to see the engine's side of the SPI: it lends a new
  * {@code duplicate()} of the root connection per borrow and closes it when handed back, records whether the
- * engine had closed it itself by then, counts {@code close()} calls and runs a hook in them, and may swap the
- * SQL the engine prepares.
+ * engine had closed it itself by then, counts {@code close()} calls and runs a hook in them, may swap the SQL
+ * the engine prepares, and records the root connection it was given.
  */
 final class TestPool implements ConnectionPoolProvider {
 
@@ -27,8 +29,9 @@ final class TestPool implements ConnectionPoolProvider {
     final AtomicInteger poolCloses = new AtomicInteger();
     private final UnaryOperator<String> sql;
     private final Runnable onClose;
-    /** The root connection the engine gave the last pool created. */
+    /** The root connection the engine gave the last pool created, and its DuckDB temp_directory then. */
     volatile Connection root;
+    volatile String rootTempDirectory;
 
     TestPool(UnaryOperator<String> sql, Runnable onClose) {
         this.sql = sql;
@@ -43,6 +46,13 @@ final class TestPool implements ConnectionPoolProvider {
     @Override
     public ConnectionPool create(Connection root, int maxPooled, ConnectionInitializer initializer) {
         this.root = root;
+        try (Statement s = root.createStatement();
+             ResultSet rs = s.executeQuery("SELECT current_setting('temp_directory')")) {
+            rs.next();
+            rootTempDirectory = rs.getString(1);
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
         return new ConnectionPool() {
             @Override
             public PooledConnection borrow() throws SQLException {
