@@ -1,5 +1,8 @@
 package io.quackjvm.concurrency;
 
+import org.duckdb.DuckDBResultSetMetaData;
+import org.duckdb.StatementReturnType;
+
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -32,6 +35,11 @@ final class Lease {
         }
     };
     private final Map<PreparedStatement, String> lent = new IdentityHashMap<>();
+    /**
+     * Whether the current borrower may have left a transaction open: it was handed the connection itself, or
+     * prepared a statement that may begin one. Reset when the connection is handed back.
+     */
+    private boolean mayHoldTransaction;
     /** The statements of {@link #reset()}, kept apart from the cache so that they are never evicted. */
     private final Map<String, PreparedStatement> control = new HashMap<>(4);
 
@@ -50,7 +58,25 @@ final class Lease {
             statement = connection.prepareStatement(sql);
         }
         lent.put(statement, sql);
+        if (!mayHoldTransaction) {
+            mayHoldTransaction = mayChangeTransaction(statement);
+        }
         return statement;
+    }
+
+    /**
+     * Whether running {@code statement} could begin (or end) a transaction, by DuckDB's kind of the statement: a
+     * query or a statement that changes rows never does; {@code BEGIN} is among those that return nothing.
+     */
+    private static boolean mayChangeTransaction(PreparedStatement statement) throws SQLException {
+        return !(statement.getMetaData() instanceof DuckDBResultSetMetaData meta)
+                || meta.getReturnType() == StatementReturnType.NOTHING;
+    }
+
+    /** The borrower was handed the connection itself: it may have run anything on it. */
+    Connection exposeConnection() {
+        mayHoldTransaction = true;
+        return connection;
     }
 
     void recycle(PreparedStatement statement) {
@@ -82,8 +108,9 @@ final class Lease {
     /**
      * Ends any transaction the last borrower left open, so that the next one is not lent inside it.
      * DuckDB's JDBC driver has no flag for a transaction opened by SQL ({@code getAutoCommit()} stays true after
-     * {@code BEGIN}), so the connection is asked: a {@code BEGIN} of its own succeeds only outside a transaction
-     * (and is rolled back at once); when it fails, the borrower's transaction is rolled back.
+     * {@code BEGIN}), so unless the borrower can only have run queries and row changes, the connection is asked: a
+     * {@code BEGIN} of its own succeeds only outside a transaction (and is rolled back at once); when it fails,
+     * the borrower's transaction is rolled back.
      *
      * @return {@code false} when the connection is closed, out of auto-commit, or could not be rolled back: it
      * must not be lent again
@@ -93,6 +120,11 @@ final class Lease {
             if (connection.isClosed() || !connection.getAutoCommit()) {
                 return false;
             }
+            if (!mayHoldTransaction) {
+                // Only queries and row changes ran, through prepare(): asking DuckDB would cost two statements.
+                return true;
+            }
+            mayHoldTransaction = false;
             try {
                 run("BEGIN TRANSACTION");
             } catch (SQLException insideATransaction) {

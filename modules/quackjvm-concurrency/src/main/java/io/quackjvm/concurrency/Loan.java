@@ -22,6 +22,11 @@ final class Loan implements PooledConnection {
 
     @Override
     public Connection connection() {
+        synchronized (this) {
+            if (!returned) {
+                return lease.exposeConnection();
+            }
+        }
         return lease.connection();
     }
 

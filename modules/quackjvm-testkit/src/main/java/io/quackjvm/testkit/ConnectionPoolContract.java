@@ -112,7 +112,7 @@ public abstract class ConnectionPoolContract extends ProviderContract<Connection
         try (Connection root = Scratch.open(); ConnectionPool pool = provider().create(root, 2, ConnectionInitializer.NONE)) {
             run(root, "CREATE TABLE contract_left_open (v INTEGER)");
             try (PooledConnection c = pool.borrow()) {
-                begin.run(c.connection());
+                begin.run(c);
             }
             for (int i = 0; i < 3; i++) {
                 List<PooledConnection> borrowed = new ArrayList<>();
@@ -135,22 +135,34 @@ public abstract class ConnectionPoolContract extends ProviderContract<Connection
         }
     }
 
-    /** A statement run on a raw connection. */
+    /** Statements run on a borrowed connection. */
     private interface SqlAction {
-        void run(Connection c) throws SQLException;
+        void run(PooledConnection c) throws SQLException;
     }
 
     @Test
     public void aConnectionReturnedInsideASqlTransactionIsNotLentInIt() throws Exception {
         returnedMidTransactionIsNotLentInIt("BEGIN TRANSACTION", c -> {
-            run(c, "BEGIN TRANSACTION");
-            run(c, "INSERT INTO contract_left_open VALUES (1)");
+            run(c.connection(), "BEGIN TRANSACTION");
+            run(c.connection(), "INSERT INTO contract_left_open VALUES (1)");
+        });
+    }
+
+    @Test
+    public void aConnectionReturnedInsideATransactionBegunByAPreparedStatementIsNotLentInIt() throws Exception {
+        returnedMidTransactionIsNotLentInIt("a prepared BEGIN TRANSACTION", c -> {
+            for (String sql : List.of("BEGIN TRANSACTION", "INSERT INTO contract_left_open VALUES (1)")) {
+                PreparedStatement ps = c.prepare(sql);
+                ps.execute();
+                c.recycle(ps);
+            }
         });
     }
 
     @Test
     public void aConnectionReturnedInsideAnAbortedTransactionIsNotLentInIt() throws Exception {
-        returnedMidTransactionIsNotLentInIt("an aborted transaction", c -> {
+        returnedMidTransactionIsNotLentInIt("an aborted transaction", pooled -> {
+            Connection c = pooled.connection();
             run(c, "CREATE TEMP TABLE contract_unique (v INTEGER PRIMARY KEY)");
             run(c, "BEGIN TRANSACTION");
             run(c, "INSERT INTO contract_left_open VALUES (1)");
