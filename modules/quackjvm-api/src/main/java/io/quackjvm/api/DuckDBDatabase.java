@@ -203,7 +203,7 @@ public final class DuckDBDatabase implements AutoCloseable {
     /**
      * Closes every collection built from this database and then the database, releasing its file. Results and
      * iterators still open are released and fail if used; a write still running on another thread is rolled
-     * back. Idempotent.
+     * back. Idempotent and thread-safe: a call made while another thread is closing returns once that one is done.
      */
     @Override
     public void close() {

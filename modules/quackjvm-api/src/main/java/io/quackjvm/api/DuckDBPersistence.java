@@ -108,16 +108,26 @@ public final class DuckDBPersistence<O, A extends Comparable<A>> implements SQLi
      */
     public static <O, A extends Comparable<A>> DuckDBPersistence<O, A> onPrimaryKeyInTempFile(
             SimpleAttribute<O, A> primaryKey) {
-        Path file;
+        Path dir;
         try {
-            Path dir = Files.createTempDirectory("quackjvm_");
-            file = dir.resolve("collection.duckdb");
+            dir = Files.createTempDirectory("quackjvm_");
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot create a temporary database file", e);
         }
+        Path file = dir.resolve("collection.duckdb");
         Builder<O, A> builder = builder(primaryKey).file(file);
         builder.deleteOnClose = file;
-        return builder.build();
+        try {
+            return builder.build();
+        } catch (RuntimeException | Error e) {
+            // The failed build deleted what DuckDB created in it.
+            try {
+                Files.deleteIfExists(dir);
+            } catch (IOException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            throw e;
+        }
     }
 
     /** A builder for every setting; see the docs' tuning chapter. */
@@ -278,7 +288,8 @@ public final class DuckDBPersistence<O, A extends Comparable<A>> implements SQLi
 
     /**
      * Closes the database and releases its file at once, so that this JVM or another can open it again.
-     * Idempotent; any later use throws {@link PersistenceClosedException}, and so does reading a result set or
+     * Idempotent and thread-safe (a call made while another thread is closing returns once that one is done); any
+     * later use throws {@link PersistenceClosedException}, and so does reading a result set or
      * iterator that was still open (close() releases them, and logs one warning saying how many there were; see
      * {@link Builder#trackUnclosedResults(boolean)} to find where they were opened). A write still running on
      * another thread is rolled back.
@@ -597,8 +608,8 @@ public final class DuckDBPersistence<O, A extends Comparable<A>> implements SQLi
             Database database = Database.open(options.settings());
             try {
                 return newPersistence(database, tableName, objectTable, layoutProvider.name(), null);
-            } catch (RuntimeException e) {
-                database.close();
+            } catch (RuntimeException | Error e) {
+                database.abandon();
                 throw e;
             }
         }

@@ -39,7 +39,7 @@ final class DuplicatingPool implements ConnectionPool {
         Lease lease = idle.pollFirst();
         if (lease != null) {
             idleCount.decrementAndGet();
-            return lease;
+            return new Loan(lease);
         }
         if (closed) {
             throw new SQLException("The connection pool is closed");
@@ -56,16 +56,12 @@ final class DuplicatingPool implements ConnectionPool {
             }
             throw e;
         }
-        return new Lease(this, fresh);
+        return new Loan(new Lease(this, fresh));
     }
 
+    /** Pools a returned connection, or closes it when the pool is full or closed or the connection is unusable. */
     void giveBack(Lease lease) {
-        boolean healthy;
-        try {
-            healthy = !lease.connection().isClosed() && lease.connection().getAutoCommit();
-        } catch (SQLException e) {
-            healthy = false;
-        }
+        boolean healthy = !closed && lease.reset();
         if (healthy && !closed && idleCount.incrementAndGet() <= maxPooled) {
             idle.offerFirst(lease);
             if (closed && idle.remove(lease)) {

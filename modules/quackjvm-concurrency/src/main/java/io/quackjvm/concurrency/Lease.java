@@ -1,10 +1,12 @@
 package io.quackjvm.concurrency;
 
-import io.quackjvm.api.spi.PooledConnection;
+import org.duckdb.DuckDBResultSetMetaData;
+import org.duckdb.StatementReturnType;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -13,9 +15,9 @@ import java.util.Map;
  * One pooled connection with its cache of prepared statements. DuckDB spends about 200 us preparing a
  * statement, so a statement is kept with its connection between requests. A statement lent out (for example
  * one whose result set is still being read) is not in the cache, so no later request can cut it short.
- * Not thread-safe: it belongs to one request at a time.
+ * Requests use it through a {@link Loan} each. Not thread-safe: it belongs to one request at a time.
  */
-final class Lease implements PooledConnection {
+final class Lease {
 
     /** Bounded, because a query with an IN list of a new length is a new statement. */
     private static final int CACHE_SIZE = 64;
@@ -33,29 +35,51 @@ final class Lease implements PooledConnection {
         }
     };
     private final Map<PreparedStatement, String> lent = new IdentityHashMap<>();
+    /**
+     * Whether the current borrower may have left a transaction open: it was handed the connection itself, or
+     * prepared a statement that may begin one. Reset when the connection is handed back.
+     */
+    private boolean mayHoldTransaction;
+    /** The statements of {@link #reset()}, kept apart from the cache so that they are never evicted. */
+    private final Map<String, PreparedStatement> control = new HashMap<>(4);
 
     Lease(DuplicatingPool pool, Connection connection) {
         this.pool = pool;
         this.connection = connection;
     }
 
-    @Override
-    public Connection connection() {
+    Connection connection() {
         return connection;
     }
 
-    @Override
-    public PreparedStatement prepare(String sql) throws SQLException {
+    PreparedStatement prepare(String sql) throws SQLException {
         PreparedStatement statement = cache.remove(sql);
         if (statement == null || statement.isClosed()) {
             statement = connection.prepareStatement(sql);
         }
         lent.put(statement, sql);
+        if (!mayHoldTransaction) {
+            mayHoldTransaction = mayChangeTransaction(statement);
+        }
         return statement;
     }
 
-    @Override
-    public void recycle(PreparedStatement statement) {
+    /**
+     * Whether running {@code statement} could begin (or end) a transaction, by DuckDB's kind of the statement: a
+     * query or a statement that changes rows never does; {@code BEGIN} is among those that return nothing.
+     */
+    private static boolean mayChangeTransaction(PreparedStatement statement) throws SQLException {
+        return !(statement.getMetaData() instanceof DuckDBResultSetMetaData meta)
+                || meta.getReturnType() == StatementReturnType.NOTHING;
+    }
+
+    /** The borrower was handed the connection itself: it may have run anything on it. */
+    Connection exposeConnection() {
+        mayHoldTransaction = true;
+        return connection;
+    }
+
+    void recycle(PreparedStatement statement) {
         String sql = lent.remove(statement);
         try {
             if (sql == null || statement.isClosed()) {
@@ -72,8 +96,8 @@ final class Lease implements PooledConnection {
         }
     }
 
-    @Override
-    public void close() {
+    /** Closes the statements still lent out and hands the connection back to the pool. */
+    void giveBack() {
         for (PreparedStatement statement : lent.keySet()) {
             closeQuietly(statement);
         }
@@ -81,11 +105,58 @@ final class Lease implements PooledConnection {
         pool.giveBack(this);
     }
 
+    /**
+     * Ends any transaction the last borrower left open, so that the next one is not lent inside it.
+     * DuckDB's JDBC driver has no flag for a transaction opened by SQL ({@code getAutoCommit()} stays true after
+     * {@code BEGIN}), so unless the borrower can only have run queries and row changes, the connection is asked: a
+     * {@code BEGIN} of its own succeeds only outside a transaction (and is rolled back at once); when it fails,
+     * the borrower's transaction is rolled back.
+     *
+     * @return {@code false} when the connection is closed, out of auto-commit, or could not be rolled back: it
+     * must not be lent again
+     */
+    boolean reset() {
+        try {
+            if (connection.isClosed() || !connection.getAutoCommit()) {
+                return false;
+            }
+            if (!mayHoldTransaction) {
+                // Only queries and row changes ran, through prepare(): asking DuckDB would cost two statements.
+                return true;
+            }
+            mayHoldTransaction = false;
+            try {
+                run("BEGIN TRANSACTION");
+            } catch (SQLException insideATransaction) {
+                connection.rollback();
+                return true;
+            }
+            run("ROLLBACK");
+            return true;
+        } catch (SQLException e) {
+            return false;
+        }
+    }
+
+    /** Runs a transaction statement prepared once per connection (DuckDB's driver closes one that failed). */
+    private void run(String sql) throws SQLException {
+        PreparedStatement statement = control.get(sql);
+        if (statement == null || statement.isClosed()) {
+            statement = connection.prepareStatement(sql);
+            control.put(sql, statement);
+        }
+        statement.execute();
+    }
+
     void closeNow() {
         for (PreparedStatement statement : cache.values()) {
             closeQuietly(statement);
         }
         cache.clear();
+        for (PreparedStatement statement : control.values()) {
+            closeQuietly(statement);
+        }
+        control.clear();
         try {
             connection.close();
         } catch (SQLException ignored) {
@@ -93,7 +164,7 @@ final class Lease implements PooledConnection {
         }
     }
 
-    private static void closeQuietly(PreparedStatement statement) {
+    static void closeQuietly(PreparedStatement statement) {
         try {
             statement.close();
         } catch (SQLException ignored) {

@@ -29,9 +29,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The contract of a {@link ConnectionPoolProvider}: its pools lend working connections to one database, never
- * the same one to two borrowers, keep at most {@code maxPooled} idle, reuse prepared statements safely, are
- * thread-safe, never close the root connection, and run the {@link ConnectionInitializer} once on every
- * connection they open, before lending it.
+ * the same one to two borrowers (not even after a {@link PooledConnection} was closed twice), never lend one
+ * inside a transaction its previous borrower left open (also one opened by SQL {@code BEGIN}), keep at
+ * most {@code maxPooled} idle, reuse prepared statements safely, are thread-safe, never close the root connection,
+ * and run the {@link ConnectionInitializer} once on every connection they open, before lending it.
  */
 public abstract class ConnectionPoolContract extends ProviderContract<ConnectionPoolProvider> {
 
@@ -75,6 +76,100 @@ public abstract class ConnectionPoolContract extends ProviderContract<Connection
                 a.connection().setAutoCommit(true);
             }
         }
+    }
+
+    private static void run(Connection c, String sql) throws SQLException {
+        try (Statement s = c.createStatement()) {
+            s.execute(sql);
+        }
+    }
+
+    @Test
+    public void closingABorrowedConnectionTwiceReturnsItOnce() throws Exception {
+        try (Connection root = Scratch.open(); ConnectionPool pool = provider().create(root, 4, ConnectionInitializer.NONE)) {
+            PooledConnection twice = pool.borrow();
+            twice.close();
+            twice.close();
+            assertTrue(pool.idleCount() <= 1, "A connection closed twice was pooled " + pool.idleCount() + " times");
+            try (PooledConnection a = pool.borrow(); PooledConnection b = pool.borrow()) {
+                assertNotSame(a.connection(), b.connection(),
+                        "A connection closed twice must not be lent to two borrowers at once");
+                // The stale handle of the first borrow must not give back a connection lent to someone else.
+                twice.close();
+                try (PooledConnection c = pool.borrow()) {
+                    assertNotSame(a.connection(), c.connection(), "A stale close() gave back a lent connection");
+                    assertNotSame(b.connection(), c.connection(), "A stale close() gave back a lent connection");
+                }
+            }
+        }
+    }
+
+    /**
+     * Returns a connection inside a transaction that {@code begin} opened and wrote row 1 in, then checks that no
+     * later borrower is lent that transaction: each can start one of its own, and the row is never committed.
+     */
+    private void returnedMidTransactionIsNotLentInIt(String how, SqlAction begin) throws Exception {
+        try (Connection root = Scratch.open(); ConnectionPool pool = provider().create(root, 2, ConnectionInitializer.NONE)) {
+            run(root, "CREATE TABLE contract_left_open (v INTEGER)");
+            try (PooledConnection c = pool.borrow()) {
+                begin.run(c);
+            }
+            for (int i = 0; i < 3; i++) {
+                List<PooledConnection> borrowed = new ArrayList<>();
+                try {
+                    for (int j = 0; j < 2; j++) {
+                        PooledConnection c = pool.borrow();
+                        borrowed.add(c);
+                        assertTrue(c.connection().getAutoCommit(), how + ": a connection was lent out of auto-commit");
+                        run(c.connection(), "BEGIN TRANSACTION");
+                        run(c.connection(), "INSERT INTO contract_left_open VALUES (2)");
+                        run(c.connection(), "COMMIT");
+                    }
+                } finally {
+                    borrowed.forEach(PooledConnection::close);
+                }
+            }
+            assertEquals(0, one(root, "SELECT count(*) FROM contract_left_open WHERE v = 1"),
+                    how + ": the row of a transaction left open was committed by a later borrower");
+            assertEquals(6, one(root, "SELECT count(*) FROM contract_left_open WHERE v = 2"));
+        }
+    }
+
+    /** Statements run on a borrowed connection. */
+    private interface SqlAction {
+        void run(PooledConnection c) throws SQLException;
+    }
+
+    @Test
+    public void aConnectionReturnedInsideASqlTransactionIsNotLentInIt() throws Exception {
+        returnedMidTransactionIsNotLentInIt("BEGIN TRANSACTION", c -> {
+            run(c.connection(), "BEGIN TRANSACTION");
+            run(c.connection(), "INSERT INTO contract_left_open VALUES (1)");
+        });
+    }
+
+    @Test
+    public void aConnectionReturnedInsideATransactionBegunByAPreparedStatementIsNotLentInIt() throws Exception {
+        returnedMidTransactionIsNotLentInIt("a prepared BEGIN TRANSACTION", c -> {
+            for (String sql : List.of("BEGIN TRANSACTION", "INSERT INTO contract_left_open VALUES (1)")) {
+                PreparedStatement ps = c.prepare(sql);
+                ps.execute();
+                c.recycle(ps);
+            }
+        });
+    }
+
+    @Test
+    public void aConnectionReturnedInsideAnAbortedTransactionIsNotLentInIt() throws Exception {
+        returnedMidTransactionIsNotLentInIt("an aborted transaction", pooled -> {
+            Connection c = pooled.connection();
+            run(c, "CREATE TEMP TABLE contract_unique (v INTEGER PRIMARY KEY)");
+            run(c, "BEGIN TRANSACTION");
+            run(c, "INSERT INTO contract_left_open VALUES (1)");
+            run(c, "INSERT INTO contract_unique VALUES (1)");
+            // The duplicate key aborts the transaction; it stays open until a ROLLBACK.
+            assertThrows(SQLException.class, () -> run(c, "INSERT INTO contract_unique VALUES (1)"));
+        });
     }
 
     @Test

@@ -32,9 +32,6 @@ final class CollectionIndexes<O, A> {
 
     /** One row per index table of the file: what built it, so a reopened collection can reuse it. */
     private static final String INDEXES = "quackjvm_indexes";
-    /** Attributes are evaluated outside any query; they get an empty, shared options object. */
-    private static final QueryOptions ATTRIBUTE_OPTIONS = new QueryOptions();
-
     private final CollectionSchema<O, A> schema;
     private final CollectionStatements statements;
     private final int stagingChunkRows;
@@ -302,8 +299,10 @@ final class CollectionIndexes<O, A> {
 
     /** Inserts the index rows of one object, statement by statement (for small writes). */
     void insertRows(PooledConnection c, A key, O object) throws SQLException {
+        // Options of this write alone: attribute code may keep things in them.
+        QueryOptions options = new QueryOptions();
         for (IndexTable<O, ?> index : indexes) {
-            Set<Object> values = index.encodedValues(object, ATTRIBUTE_OPTIONS);
+            Set<Object> values = index.encodedValues(object, options);
             if (values.isEmpty()) {
                 continue;
             }
@@ -335,12 +334,13 @@ final class CollectionIndexes<O, A> {
             return;
         }
         DuckDBConnection duck = c.connection().unwrap(DuckDBConnection.class);
+        QueryOptions options = new QueryOptions();
         for (IndexTable<O, ?> index : targets) {
             try (DuckDBAppender appender = duck.createAppender(DuckDBConnection.DEFAULT_SCHEMA, index.name())) {
                 Writers.AppenderRow row = new Writers.AppenderRow(appender);
                 int inChunk = 0;
                 for (Map.Entry<A, O> e : byKey.entrySet()) {
-                    for (Object v : index.encodedValues(e.getValue(), ATTRIBUTE_OPTIONS)) {
+                    for (Object v : index.encodedValues(e.getValue(), options)) {
                         appender.beginRow();
                         schema.keyType.write(row, e.getKey());
                         row.putObject(v);

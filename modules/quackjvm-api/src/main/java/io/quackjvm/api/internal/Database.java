@@ -67,12 +67,21 @@ public final class Database implements AutoCloseable {
     private final boolean readOnly;
     private final OpenResources resources;
     private volatile boolean closed;
+    /**
+     * Held by the one {@link #close()} that tears the database down, so that a close() on another thread waits
+     * until the teardown is done instead of running it again or returning before the file is released.
+     */
+    private final Object closing = new Object();
+    /** Guarded by {@link #closing}. */
+    private boolean tornDown;
     /** Statements running now on behalf of a caller, cancelled by {@link #close()}; guarded by itself. */
     private final java.util.Set<Statement> running = new java.util.HashSet<>();
     /** The identities of the file this database owns in {@link #OPEN_FILES}; empty in memory. */
     private final List<Object> owned = new java.util.ArrayList<>();
     /** The temporary directory of an in-memory database, deleted on close ({@link SpillDirectory}); else null. */
     private Path spillDirectory;
+    /** The files of the database that did not exist before it was opened, deleted by {@link #abandon()}. */
+    private List<Path> created = List.of();
 
     private Database(Path file, boolean readOnly, Connection root, ConnectionPool pool, WritePolicy writePolicy,
                      ResultReaderProvider pointReader, ResultReaderProvider bulkReader, boolean trackUnclosedResults) {
@@ -153,7 +162,11 @@ public final class Database implements AutoCloseable {
             properties.putIfAbsent("temp_directory", file + ".tmp");
         }
         List<Object> owned = file == null ? List.of() : reserve(file);
+        // What a failed open must remove again: the files DuckDB is about to create next to nothing.
+        List<Path> created = file == null ? List.of() : DatabaseFiles.absent(file);
         Connection root = null;
+        ConnectionPool pool = null;
+        Database db;
         try {
             if (file != null) {
                 DatabaseFiles.checkIsDuckDB(file, readOnly);
@@ -166,49 +179,23 @@ public final class Database implements AutoCloseable {
                     s.execute("USE " + CATALOG);
                 }
             }
-        } catch (SQLException | RuntimeException e) {
-            SpillDirectory.delete(spill);
-            release(owned);
-            if (root != null) {
-                try {
-                    root.close();
-                } catch (SQLException suppressed) {
-                    e.addSuppressed(suppressed);
+            // A duplicate of the root connection starts in the in-memory database; the file is the attached one.
+            ConnectionInitializer initializer = file == null ? ConnectionInitializer.NONE : c -> {
+                try (Statement s = c.createStatement()) {
+                    s.execute("USE " + CATALOG);
                 }
-            }
-            if (e instanceof RuntimeException r) {
-                throw r;
-            }
-            String message = String.valueOf(e.getMessage());
-            if (file != null && message.contains("lock")) {
-                throw new DatabaseLockedException(file, "Cannot open database file " + file + ": it is held by "
-                        + "another process, and DuckDB allows one process per database file. DuckDB said: "
-                        + message, e);
-            }
-            throw new QuackException("Cannot open " + (file == null ? "an in-memory database" : "database file " + file)
-                    + " with settings " + properties.keySet() + ": " + message, e);
-        }
-        // A duplicate of the root connection starts in the in-memory database; the file is the attached one.
-        ConnectionInitializer initializer = file == null ? ConnectionInitializer.NONE : c -> {
-            try (Statement s = c.createStatement()) {
-                s.execute("USE " + CATALOG);
-            }
-        };
-        Database db;
-        try {
-            db = new Database(file, readOnly, root,
-                    poolProvider.create(root, settings.maxPooledConnections(), initializer),
-                    policyProvider.create(settings.serializeWrites()), point, bulk, settings.trackUnclosedResults());
-        } catch (RuntimeException e) {
-            release(owned);
-            try {
-                root.close();
-            } catch (SQLException suppressed) {
-                e.addSuppressed(suppressed);
-            }
-            SpillDirectory.delete(spill);
+            };
+            pool = poolProvider.create(root, settings.maxPooledConnections(), initializer);
+            db = new Database(file, readOnly, root, pool, policyProvider.create(settings.serializeWrites()), point,
+                    bulk, settings.trackUnclosedResults());
+        } catch (SQLException e) {
+            undoOpen(e, pool, root, spill, created, owned);
+            throw openFailure(file, properties, e);
+        } catch (RuntimeException | Error e) {
+            undoOpen(e, pool, root, spill, created, owned);
             throw e;
         }
+        db.created = created;
         db.spillDirectory = spill;
         db.owned.addAll(owned);
         if (file != null) {
@@ -218,6 +205,43 @@ public final class Database implements AutoCloseable {
         LOG.debug("Opened {} (point reader '{}', bulk reader {})", db.describe(), point.name(),
                 bulk == null ? "none" : "'" + bulk.name() + "'");
         return db;
+    }
+
+    /**
+     * Undoes a failed {@link #open}: closes what it opened, deletes the spill directory and the files it created,
+     * and only then gives up its claim on the file (so no other open can start on a file about to be deleted).
+     */
+    private static void undoOpen(Throwable failure, ConnectionPool pool, Connection root, Path spill,
+                                 List<Path> created, List<Object> owned) {
+        try {
+            if (pool != null) {
+                pool.close();
+            }
+        } catch (RuntimeException e) {
+            failure.addSuppressed(e);
+        }
+        try {
+            if (root != null) {
+                root.close();
+            }
+        } catch (SQLException | RuntimeException e) {
+            failure.addSuppressed(e);
+        }
+        SpillDirectory.delete(spill);
+        DatabaseFiles.deleteCreated(created);
+        release(owned);
+    }
+
+    /** The exception of an open that DuckDB refused. */
+    private static QuackException openFailure(Path file, Properties properties, SQLException e) {
+        String message = String.valueOf(e.getMessage());
+        if (file != null && message.contains("lock")) {
+            return new DatabaseLockedException(file, "Cannot open database file " + file + ": it is held by "
+                    + "another process, and DuckDB allows one process per database file. DuckDB said: "
+                    + message, e);
+        }
+        return new QuackException("Cannot open " + (file == null ? "an in-memory database" : "database file " + file)
+                + " with settings " + properties.keySet() + ": " + message, e);
     }
 
     /**
@@ -522,13 +546,37 @@ public final class Database implements AutoCloseable {
     /**
      * Closes the database: releases every result and transaction still open (using such a result afterwards
      * throws {@link PersistenceClosedException}), every connection and the file, at once. Logs one warning when
-     * results were left open, with where each was opened when that is recorded.
+     * results were left open, with where each was opened when that is recorded. Idempotent and thread-safe: the
+     * first call tears the database down, and a call on another thread meanwhile waits until that is done.
      */
     @Override
     public void close() {
-        if (closed) {
-            return;
+        closeOnce(false);
+    }
+
+    /**
+     * Closes a database whose collection could not be built, as {@link #close()} does, and deletes the file and
+     * whatever else of it this open created, so that a failed build leaves nothing on disk.
+     */
+    public void abandon() {
+        closeOnce(true);
+    }
+
+    private void closeOnce(boolean deleteCreated) {
+        synchronized (closing) {
+            if (tornDown) {
+                return;
+            }
+            try {
+                tearDown(deleteCreated);
+            } finally {
+                tornDown = true;
+            }
         }
+    }
+
+    /** What {@link #close()} does, once; the claim on the file is given up last. */
+    private void tearDown(boolean deleteCreated) {
         synchronized (running) {
             closed = true;
         }
@@ -547,7 +595,7 @@ public final class Database implements AutoCloseable {
                     left.size(), where == null ? "; build with trackUnclosedResults(true) to log where each was opened"
                             : "", where);
         }
-        if (file != null && !readOnly) {
+        if (file != null && !readOnly && !deleteCreated) {
             // Fold the log into the file: a file closed cleanly has no log, so any process can open it read-only
             // (DuckDB cannot replay some logs read-only, one that creates an index for one).
             try (Statement s = root.createStatement()) {
@@ -558,6 +606,9 @@ public final class Database implements AutoCloseable {
             }
         }
         closeQuietly();
+        if (deleteCreated) {
+            DatabaseFiles.deleteCreated(created);
+        }
         release(owned);
         LOG.debug("Closed {}", describe());
     }

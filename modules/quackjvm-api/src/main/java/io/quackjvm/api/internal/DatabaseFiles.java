@@ -1,22 +1,30 @@
 package io.quackjvm.api.internal;
 
 import io.quackjvm.api.QuackException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Arrays;
+import java.util.Comparator;
+import java.util.stream.Stream;
 
 /**
  * Recognises a database file before DuckDB opens it, so that a file that is not ours is refused with a message
- * saying what it is, and nothing in it is changed. Owns only that check; opening is {@link Database}'s.
+ * saying what it is, and nothing in it is changed; and removing what a failed open created. Opening is
+ * {@link Database}'s.
  */
 final class DatabaseFiles {
+
+    private static final Logger LOG = LoggerFactory.getLogger(DatabaseFiles.class);
 
     /** A DuckDB file has its magic bytes after an 8-byte checksum. */
     private static final byte[] DUCKDB_MAGIC = "DUCK".getBytes(StandardCharsets.US_ASCII);
@@ -72,6 +80,40 @@ final class DatabaseFiles {
         throw new QuackException("Cannot open " + file + ": it is " + what + ". Nothing in it was changed. Give "
                 + "quackjvm a path of its own (a new file is created there); to move a collection over from another "
                 + "store, read its objects there and addAll them here.");
+    }
+
+    /** Of the database file, its write-ahead log and its spill directory, those that do not exist now. */
+    static List<Path> absent(Path file) {
+        List<Path> absent = new ArrayList<>(3);
+        for (Path p : List.of(file, Path.of(file + ".wal"), Path.of(file + ".tmp"))) {
+            if (!Files.exists(p, LinkOption.NOFOLLOW_LINKS)) {
+                absent.add(p);
+            }
+        }
+        return absent;
+    }
+
+    /** Deletes what {@link #absent} listed and DuckDB has created since; a failure is logged, not thrown. */
+    static void deleteCreated(List<Path> created) {
+        for (Path p : created) {
+            try {
+                deleteTree(p);
+            } catch (IOException | RuntimeException e) {
+                LOG.warn("Could not delete {}, created by a database that failed to open: {}", p, e.getMessage());
+            }
+        }
+    }
+
+    /** Deletes a file, or a directory and everything in it; nothing when it does not exist. */
+    static void deleteTree(Path path) throws IOException {
+        if (!Files.exists(path, LinkOption.NOFOLLOW_LINKS)) {
+            return;
+        }
+        try (Stream<Path> walk = Files.walk(path)) {
+            for (Path p : (Iterable<Path>) walk.sorted(Comparator.reverseOrder())::iterator) {
+                Files.deleteIfExists(p);
+            }
+        }
     }
 
     /**

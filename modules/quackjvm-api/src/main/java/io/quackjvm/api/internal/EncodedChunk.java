@@ -18,8 +18,6 @@ import java.util.Set;
  */
 final class EncodedChunk<A, O> {
 
-    private static final QueryOptions ATTRIBUTE_OPTIONS = new QueryOptions();
-
     private static final byte NULL = 0, BOOLEAN = 1, INT = 2, LONG = 3, DOUBLE = 4, STRING = 5, BYTES = 6,
             OBJECT = 7, NESTED = 8;
 
@@ -73,6 +71,8 @@ final class EncodedChunk<A, O> {
         Recorder recorder = new Recorder();
         int j = 0;
         Object min = null, max = null;
+        // Options of this chunk alone: attribute code may keep things in them.
+        QueryOptions options = new QueryOptions();
         for (Map.Entry<A, O> e : byKey.entrySet()) {
             keys[j] = e.getKey();
             if (min == null || compare(e.getKey(), min) < 0) {
@@ -90,7 +90,7 @@ final class EncodedChunk<A, O> {
                 schema.layout.writeCopy(e.getValue(), recorder);
             }
             for (int i = 0; i < indexes.size(); i++) {
-                Set<Object> v = indexes.get(i).encodedValues(e.getValue(), ATTRIBUTE_OPTIONS);
+                Set<Object> v = indexes.get(i).encodedValues(e.getValue(), options);
                 indexStart[i][j] = filled[i];
                 if (filled[i] + v.size() > indexValues[i].length) {
                     indexValues[i] = Arrays.copyOf(indexValues[i], Math.max(indexValues[i].length * 2,

@@ -30,6 +30,11 @@ public final class Failures {
                 || detail.contains("Current transaction is aborted");
     }
 
+    /** Whether a ROLLBACK or COMMIT failed only because no transaction was open on the connection. */
+    static boolean isNoTransaction(SQLException e) {
+        return String.valueOf(e.getMessage()).contains("no transaction is active");
+    }
+
     /** Wraps a DuckDB failure, naming what was being done and the statement that failed. */
     public static QuackException wrap(String action, String sql, SQLException cause) {
         String detail = cause.getMessage() == null ? cause.getClass().getSimpleName() : cause.getMessage();

@@ -182,6 +182,8 @@ final class RequestScope {
                 }
             }
         } catch (SQLException e) {
+            // The transaction may still be open: the pool must never lend the connection again.
+            discard(c);
             throw Failures.wrap("Rolling back a failed write to collection '" + table.name() + "'", null, e);
         } finally {
             c.close();
@@ -208,13 +210,18 @@ final class RequestScope {
         try {
             run(c, "ROLLBACK");
         } catch (SQLException e) {
-            if (!String.valueOf(e.getMessage()).contains("no transaction is active")) {
-                try {
-                    c.connection().close();
-                } catch (SQLException ignored) {
-                    // already unusable
-                }
+            if (!Failures.isNoTransaction(e)) {
+                discard(c);
             }
+        }
+    }
+
+    /** Closes the connection itself, so that its pool drops it instead of lending it again. */
+    static void discard(PooledConnection c) {
+        try {
+            c.connection().close();
+        } catch (SQLException ignored) {
+            // already unusable
         }
     }
 

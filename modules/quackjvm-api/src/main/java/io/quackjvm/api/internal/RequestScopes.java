@@ -49,18 +49,19 @@ final class RequestScopes {
         }
     }
 
+    /**
+     * The slot in {@code options}, read and written under the options' lock: CQEngine's QueryOptions is a plain
+     * map, and other threads sharing it may be adding their slot at the same moment.
+     */
     private Slot slot(QueryOptions options, boolean create) {
-        Object slot = options.get(key);
-        if (slot == null && create) {
-            synchronized (options) {
-                slot = options.get(key);
-                if (slot == null) {
-                    slot = new Slot();
-                    options.put(key, slot);
-                }
+        synchronized (options) {
+            Object slot = options.get(key);
+            if (slot == null && create) {
+                slot = new Slot();
+                options.put(key, slot);
             }
+            return (Slot) slot;
         }
-        return (Slot) slot;
     }
 
     void open(QueryOptions options) {

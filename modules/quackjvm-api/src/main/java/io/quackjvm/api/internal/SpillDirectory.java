@@ -7,8 +7,6 @@ import org.slf4j.LoggerFactory;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
-import java.util.stream.Stream;
 
 /**
  * The directory an in-memory database spills to. DuckDB 1.5.5 does evict an in-memory database's table data to
@@ -37,13 +35,11 @@ final class SpillDirectory {
 
     /** Deletes the directory and whatever DuckDB left in it; a failure is logged, not thrown. */
     static void delete(Path dir) {
-        if (dir == null || !Files.exists(dir)) {
+        if (dir == null) {
             return;
         }
-        try (Stream<Path> walk = Files.walk(dir)) {
-            for (Path p : (Iterable<Path>) walk.sorted(Comparator.reverseOrder())::iterator) {
-                Files.deleteIfExists(p);
-            }
+        try {
+            DatabaseFiles.deleteTree(dir);
         } catch (IOException | RuntimeException e) {
             LOG.warn("Could not delete the spill directory {} of a closed in-memory database: {}", dir, e.getMessage());
         }

@@ -23,7 +23,12 @@ public interface PooledConnection extends AutoCloseable {
     /** Gives a statement from {@link #prepare(String)} back for reuse; its result sets must be closed. */
     void recycle(PreparedStatement statement);
 
-    /** Returns the connection to its pool, or closes it if the pool is full or closed. */
+    /**
+     * Returns the connection to its pool, or closes it if the pool is full or closed. A second call does
+     * nothing, even after the pool has lent the connection to another request. A connection returned inside
+     * an open transaction (opened through JDBC or by SQL {@code BEGIN}) is rolled back, or closed when that
+     * fails: the pool never lends a connection inside a transaction.
+     */
     @Override
     void close();
 }
