@@ -24,8 +24,8 @@ import static com.googlecode.cqengine.query.QueryFactory.equal;
  * the same third-party jars (DuckDB's native library is loaded once), so a sample of one build is always taken next
  * to a sample of the other, on the same data and under the same load of the machine. Separate JVMs per build swing
  * more than the differences worth finding (DuckDB's scheduling levels). Blob layout, file-backed, primary key only:
- * loads ({@code addAll} of fresh files, alternating which build goes first) and point lookups (each key looked up in
- * both builds back to back, the order alternating).
+ * loads ({@code addAll} of fresh files, alternating which build goes first), point lookups (each key looked up in
+ * both builds back to back, the order alternating) and single adds of new keys (likewise).
  *
  * <p>Run it on a classpath of the benchmark classes and the third-party jars only, without quackjvm's modules:
  * {@code java -cp <classpath> io.quackjvm.bench.probes.TwoBuilds --a DIR --b DIR [--objects N] [--loads N]
@@ -107,6 +107,18 @@ public final class TwoBuilds {
                     }
                 }
             }
+            // Single adds of new keys, each build in turn.
+            int adds = Math.max(1, lookups / 4);
+            List<Car> extra = CarGenerator.cars(objects, adds);
+            long[][] addNs = new long[2][adds];
+            for (int i = 0; i < adds; i++) {
+                for (int k = 0; k < 2; k++) {
+                    int side = (i + k) % 2 == 0 ? 0 : 1;
+                    long t0 = System.nanoTime();
+                    opened[side].cars.add(extra.get(i));
+                    addNs[side][i] = System.nanoTime() - t0;
+                }
+            }
             report.append("| measure | a | b | b ÷ a |\n|---|--:|--:|--:|\n");
             row(report, "load of " + loadObjects + " cars, ms (median of " + loads + ")", median(loadMs[0]),
                     median(loadMs[1]));
@@ -115,6 +127,9 @@ public final class TwoBuilds {
                     percentile(lookupNs[0], 0.5) / 1e3, percentile(lookupNs[1], 0.5) / 1e3);
             row(report, "point lookup, µs p90", percentile(lookupNs[0], 0.9) / 1e3, percentile(lookupNs[1], 0.9) / 1e3);
             row(report, "point lookup, µs p99", percentile(lookupNs[0], 0.99) / 1e3, percentile(lookupNs[1], 0.99) / 1e3);
+            row(report, "single add of a new key, µs p50 (" + adds + " each)", percentile(addNs[0], 0.5) / 1e3,
+                    percentile(addNs[1], 0.5) / 1e3);
+            row(report, "single add, µs p90", percentile(addNs[0], 0.9) / 1e3, percentile(addNs[1], 0.9) / 1e3);
         }
         report.append("\nload average at the end ").append(loadAverage()).append('\n');
         System.out.print(report);
