@@ -191,7 +191,7 @@ public final class BulkLoad<O, A> implements AutoCloseable {
         try {
             a.finish(scope.writeConnection());
         } catch (SQLException e) {
-            if (promisedNew && CollectionWrites.isDuplicateKey(e)) {
+            if (promisedNew && Failures.isDuplicateKey(e)) {
                 throw writes.promiseBroken(java.util.Map.of(), e);
             }
             throw Failures.wrap("Bulk loading collection '" + schema.name + "'", null, e);

@@ -203,7 +203,7 @@ final class CollectionWrites<O, A> {
         try {
             appendNew(c, byKey, tracker);
         } catch (SQLException e) {
-            if (promisedNew && isDuplicateKey(e)) {
+            if (promisedNew && Failures.isDuplicateKey(e)) {
                 throw promiseBroken(byKey, e);
             }
             throw e;
@@ -290,7 +290,7 @@ final class CollectionWrites<O, A> {
             }
             appenders.appended(chunk);
         } catch (SQLException e) {
-            if (promisedNew && isDuplicateKey(e)) {
+            if (promisedNew && Failures.isDuplicateKey(e)) {
                 throw promiseBroken(byKey, e);
             }
             throw e;
@@ -355,13 +355,6 @@ final class CollectionWrites<O, A> {
         }
     }
 
-    /** DuckDB's words for a key appended twice (the Appender says it once, then aborts the transaction). */
-    static boolean isDuplicateKey(SQLException e) {
-        String m = String.valueOf(e.getMessage());
-        return m.contains("Duplicate key") || m.contains("violates primary key constraint")
-                || m.contains("constraint violation: duplicate key");
-    }
-
     /**
      * The failure of a {@link DuckDBFlags#BULK_IMPORT} load whose batch met a stored key: names the key, found
      * among the batch's keys on a connection of its own (the load's transaction is aborted), or as DuckDB
@@ -378,14 +371,10 @@ final class CollectionWrites<O, A> {
         } catch (SQLException | RuntimeException e) {
             cause.addSuppressed(e);
         }
-        String m = String.valueOf(cause.getMessage());
-        // "Duplicate key "_key: 5" violates ..." or "... constraint violation: duplicate key "5""
-        int at = m.toLowerCase(java.util.Locale.ROOT).indexOf("duplicate key \"");
-        int end = at < 0 ? -1 : m.indexOf('"', at + 15);
-        String stored = end < 0 ? "?" : m.substring(at + 15, end);
+        String stored = Failures.duplicateKey(cause);
         return new QuackException("Bulk import into collection '" + schema.name + "' refused: "
                 + (key != null ? "key " + key + " is already stored"
-                : "a key (stored form " + stored + ") was already added earlier in this load")
+                : "a key (stored form " + (stored == null ? "?" : stored) + ") was already added earlier in this load")
                 + ", but DuckDBFlags.BULK_IMPORT promises every key is new; nothing of the load was stored. Load "
                 + "without the flag to replace stored objects.", cause);
     }

@@ -235,7 +235,7 @@ public final class Database implements AutoCloseable {
     /** The exception of an open that DuckDB refused. */
     private static QuackException openFailure(Path file, Properties properties, SQLException e) {
         String message = String.valueOf(e.getMessage());
-        if (file != null && message.contains("lock")) {
+        if (file != null && Failures.isFileLocked(e)) {
             return new DatabaseLockedException(file, "Cannot open database file " + file + ": it is held by "
                     + "another process, and DuckDB allows one process per database file. DuckDB said: "
                     + message, e);

@@ -50,6 +50,20 @@ class RefusalsTest {
     }
 
     @Test
+    void aFailedQueryQuotingDuckDBsWordsForAConflictIsNoConflict() {
+        try (DuckDBDatabase db = DuckDBDatabase.builder().build()) {
+            IndexedCollection<Sale> sales = AggregatesTest.sales(db, "blob");
+            sales.addAll(Sale.random(5, 1));
+            for (String column : List.of("Conflict on tuple", "Out of Memory Error: Increasing the memory limit")) {
+                String sql = "SELECT \"" + column + "\" FROM sale";
+                QuackException e = assertThrows(QuackException.class, () -> db.query(sql).list(Object.class));
+                assertEquals(QuackException.class, e.getClass(), e.getMessage());
+                assertTrue(e.getMessage().startsWith("Running the query failed: Binder Error"), e.getMessage());
+            }
+        }
+    }
+
+    @Test
     void sqlErrorsCarryDuckDBsMessageAndTheSql() {
         try (DuckDBDatabase db = DuckDBDatabase.builder().build()) {
             IndexedCollection<Sale> sales = AggregatesTest.sales(db, "blob");

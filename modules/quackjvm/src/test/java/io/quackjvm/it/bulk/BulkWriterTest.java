@@ -342,6 +342,8 @@ class BulkWriterTest {
                 w.commit();
             });
             assertTrue(e.getMessage().contains("earlier in this load"), e.getMessage());
+            assertTrue(e.getMessage().contains("(stored form ") && !e.getMessage().contains("(stored form ?)")
+                    && !e.getMessage().contains("(stored form _key"), e.getMessage());
         }
         assertContents(cars, new HashSet<>(range(0, 50)));
     }
