@@ -86,7 +86,7 @@ final class CollectionReads<O, A> {
         try {
             schema.keyType.bind(ps, 1, key);
             try (ResultSet rs = ps.executeQuery(); RowCursor rows = schema.db.reader(false).open(rs)) {
-                return rows.next() ? schema.layout.readLookup(rows.row()) : null;
+                return rows.next() ? schema.layout.readLookup(rows.row(), key) : null;
             }
         } finally {
             c.recycle(ps);
@@ -115,13 +115,14 @@ final class CollectionReads<O, A> {
      * from one column.
      */
     CloseableIterator<O> lookups(QueryOptions options, String tail, List<?> params) {
-        ObjectTable<O> layout = schema.layout;
+        StoredRows<O> layout = schema.layout;
         ObjectTable<O> lookup = new ObjectTable<>() {
             @Override public List<Column> columns() { return layout.lookupColumns(); }
             @Override public void write(O object, RowWriter row) { throw new UnsupportedOperationException(); }
-            @Override public O read(RowSource row) throws SQLException { return layout.readLookup(row); }
+            @Override public O read(RowSource row) throws SQLException { return layout.readLookupKeyed(row); }
         };
-        return statements.cursor(options, "SELECT " + schema.sql().lookupColumns() + " FROM " + schema.table
+        return statements.cursor(options, "SELECT " + schema.sql().lookupColumns() + ", " + CollectionSchema.KEY
+                + " FROM " + schema.table
                 + (tail.isEmpty() ? "" : " " + tail), params, false, lookup);
     }
 

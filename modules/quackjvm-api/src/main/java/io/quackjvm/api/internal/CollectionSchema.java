@@ -36,7 +36,7 @@ final class CollectionSchema<O, A> {
     final SimpleAttribute<O, A> primaryKey;
     /** How keys are stored: every key bound in SQL is {@code keyType.encode(key)}. */
     final KeyType<A> keyType;
-    final ObjectTable<O> layout;
+    final StoredRows<O> layout;
     final String layoutName;
 
     /** The SQL that names the layout's columns, rebuilt at once when reconciling reorders them. */
@@ -53,7 +53,7 @@ final class CollectionSchema<O, A> {
         this.table = quote(name);
         this.primaryKey = primaryKey;
         this.keyType = KeyType.of(primaryKey.getAttributeType());
-        this.layout = new StoredRows<>(name, layout);
+        this.layout = new StoredRows<>(name, layout, keyType);
         this.layoutName = layoutName;
         prepareStatements();
     }

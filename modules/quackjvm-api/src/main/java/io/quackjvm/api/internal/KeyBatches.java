@@ -130,8 +130,9 @@ final class KeyBatches<O, A> {
         int keyColumn = schema.layout.lookupColumns().size();
         try (RowCursor rows = schema.db.reader(false).open(rs)) {
             while (rows.next()) {
-                objects.add(schema.layout.readLookup(rows.row()));
-                keys.add(schema.keyType.read(rows.row(), keyColumn));
+                A key = schema.keyType.read(rows.row(), keyColumn);
+                objects.add(schema.layout.readLookup(rows.row(), key));
+                keys.add(key);
             }
         }
     }

@@ -1,5 +1,6 @@
 package io.quackjvm.api.internal;
 
+import io.quackjvm.api.QuackException;
 import io.quackjvm.api.StoredDataException;
 import io.quackjvm.api.spi.Column;
 import io.quackjvm.api.spi.ObjectTable;
@@ -11,48 +12,91 @@ import java.util.List;
 
 /**
  * A collection's layout as the engine uses it: every call goes to the layout, and a stored row the layout cannot
- * read ({@link IllegalStateException}, as {@link ObjectTable#read} documents) becomes a {@link StoredDataException}
- * naming the collection, wherever the row is read. Thread-safe as the layout is.
+ * read (the {@link IllegalStateException} {@link ObjectTable#read} documents, or any other failure of the layout
+ * or of a codec it calls) becomes a {@link StoredDataException} naming the collection and, where the engine has
+ * it, the row's key, wherever the row is read. Thread-safe as the layout is.
  */
 final class StoredRows<O> implements ObjectTable<O> {
 
-    private final String collection;
-    private final ObjectTable<O> layout;
-
-    StoredRows(String collection, ObjectTable<O> layout) {
-        this.collection = collection;
-        this.layout = layout;
+    /** One of the layout's ways of reading a row. */
+    @FunctionalInterface
+    private interface Reading<O> {
+        O from(RowSource row) throws SQLException;
     }
 
-    private StoredDataException unreadable(IllegalStateException e) {
-        return new StoredDataException("Collection '" + collection + "': " + e.getMessage(), e);
+    private final String collection;
+    private final ObjectTable<O> layout;
+    private final KeyType<?> keyType;
+    private final Reading<O> read;
+    private final Reading<O> readLookup;
+    private final Reading<O> readCopy;
+
+    StoredRows(String collection, ObjectTable<O> layout, KeyType<?> keyType) {
+        this.collection = collection;
+        this.layout = layout;
+        this.keyType = keyType;
+        this.read = layout::read;
+        this.readLookup = layout::readLookup;
+        this.readCopy = layout::readCopy;
+    }
+
+    /** Reads with {@code reading}; a failure names the collection and {@code key} (when not {@code null}). */
+    private O guarded(Reading<O> reading, RowSource row, Object key) throws SQLException {
+        try {
+            return reading.from(row);
+        } catch (QuackException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            throw unreadable(e, key);
+        }
+    }
+
+    private StoredDataException unreadable(RuntimeException e, Object key) {
+        // The layout's message; for an unexpected failure (a codec's), its class too.
+        String why = e instanceof IllegalStateException ? e.getMessage()
+                : "a stored value does not decode (" + e + ")";
+        return new StoredDataException("Collection '" + collection + "', " + (key == null
+                ? "a row read without its key" : "key " + key) + ": " + why, e);
     }
 
     @Override
     public O read(RowSource row) throws SQLException {
-        try {
-            return layout.read(row);
-        } catch (IllegalStateException e) {
-            throw unreadable(e);
-        }
+        return guarded(read, row, null);
     }
 
     @Override
     public O readLookup(RowSource row) throws SQLException {
+        return guarded(readLookup, row, null);
+    }
+
+    /** As {@link #readLookup}, for the row of {@code key}. */
+    O readLookup(RowSource row, Object key) throws SQLException {
+        return guarded(readLookup, row, key);
+    }
+
+    /**
+     * As {@link #readLookup}, for a row of the {@link #lookupColumns} followed by the key column, which names the
+     * row in a failure (read only then).
+     */
+    O readLookupKeyed(RowSource row) throws SQLException {
         try {
             return layout.readLookup(row);
-        } catch (IllegalStateException e) {
-            throw unreadable(e);
+        } catch (QuackException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            Object key = null;
+            try {
+                key = keyType.read(row, layout.lookupColumns().size());
+            } catch (SQLException | RuntimeException keyUnreadable) {
+                e.addSuppressed(keyUnreadable);
+            }
+            throw unreadable(e, key);
         }
     }
 
     @Override
     public O readCopy(RowSource row) throws SQLException {
-        try {
-            return layout.readCopy(row);
-        } catch (IllegalStateException e) {
-            throw unreadable(e);
-        }
+        return guarded(readCopy, row, null);
     }
 
     @Override
