@@ -204,6 +204,9 @@ public final class DuckDBDatabase implements AutoCloseable {
      * Closes every collection built from this database and then the database, releasing its file. Results and
      * iterators still open are released and fail if used; a write still running on another thread is rolled
      * back. Idempotent and thread-safe: a call made while another thread is closing returns once that one is done.
+     *
+     * @throws QuackException when the connection pool failed to close; the database is closed and its file
+     *                        released all the same
      */
     @Override
     public void close() {

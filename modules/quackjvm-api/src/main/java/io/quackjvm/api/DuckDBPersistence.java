@@ -24,7 +24,6 @@ import io.quackjvm.api.spi.WritePolicyProvider;
 import java.io.Closeable;
 import java.io.File;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -112,7 +111,8 @@ public final class DuckDBPersistence<O, A extends Comparable<A>> implements SQLi
         try {
             dir = Files.createTempDirectory("quackjvm_");
         } catch (IOException e) {
-            throw new UncheckedIOException("Cannot create a temporary database file", e);
+            throw new QuackException("Cannot create a temporary database file under "
+                    + System.getProperty("java.io.tmpdir") + ": " + e, e);
         }
         Path file = dir.resolve("collection.duckdb");
         Builder<O, A> builder = builder(primaryKey).file(file);
@@ -297,6 +297,10 @@ public final class DuckDBPersistence<O, A extends Comparable<A>> implements SQLi
      * <p>For a collection of a shared {@link DuckDBDatabase} this closes the collection alone: its later use
      * throws {@link PersistenceClosedException}, the database and its other collections stay open, and the name
      * may be built again. Its data stays in the database. Close the database to release the file.
+     *
+     * @throws QuackException when the connection pool failed to close, or a temporary file (see
+     *                        {@link #onPrimaryKeyInTempFile}) could not be deleted; the database is closed and its
+     *                        file released all the same
      */
     @Override
     public void close() {
@@ -305,15 +309,24 @@ public final class DuckDBPersistence<O, A extends Comparable<A>> implements SQLi
             owner.unregister(table.name(), this);
             return;
         }
-        database.close();
-        table.clearCache();
+        try {
+            database.close();
+        } finally {
+            table.clearCache();
+            deleteTemporaryFile();
+        }
+    }
+
+    private void deleteTemporaryFile() {
         if (deleteOnClose != null) {
             try {
                 Files.deleteIfExists(Path.of(deleteOnClose + ".wal"));
                 Files.deleteIfExists(deleteOnClose);
                 Files.deleteIfExists(deleteOnClose.getParent());
             } catch (IOException e) {
-                throw new UncheckedIOException("Cannot delete temporary database " + deleteOnClose, e);
+                throw new QuackException("Cannot delete temporary database " + deleteOnClose + " (" + e + "); the "
+                        + "database was closed and its file released, but the file or its directory is left on disk",
+                        e);
             }
         }
     }

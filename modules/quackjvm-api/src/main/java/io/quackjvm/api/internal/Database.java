@@ -605,21 +605,32 @@ public final class Database implements AutoCloseable {
                         + "when the file is next opened read-write: {}", describe(), e.getMessage());
             }
         }
-        closeQuietly();
+        RuntimeException poolFailure = closeQuietly();
         if (deleteCreated) {
             DatabaseFiles.deleteCreated(created);
         }
         release(owned);
         LOG.debug("Closed {}", describe());
+        if (poolFailure != null) {
+            throw new QuackException("Closing the " + describe() + ": its connection pool failed to close ("
+                    + poolFailure + "); the database was closed and its file released all the same", poolFailure);
+        }
     }
 
-    private void closeQuietly() {
-        pool.close();
+    /** Closes the pool, the root connection and the spill directory; returns the pool's failure, if any. */
+    private RuntimeException closeQuietly() {
+        RuntimeException poolFailure = null;
+        try {
+            pool.close();
+        } catch (RuntimeException e) {
+            poolFailure = e;
+        }
         try {
             root.close();
         } catch (SQLException e) {
             LOG.warn("Closing {} failed: {}", describe(), e.getMessage());
         }
         SpillDirectory.delete(spillDirectory);
+        return poolFailure;
     }
 }
