@@ -7,13 +7,7 @@ import org.duckdb.DuckDBConnection;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
@@ -30,7 +24,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Every row of {@link Failures}' table, provoked on the shipped DuckDB driver: a driver whose words for one of
- * these failures change fails here.
+ * these failures change fails here. The lock held by another process is provoked through the whole stack, where
+ * it must become a {@code DatabaseLockedException} ({@code io.quackjvm.it.FileTest}).
  */
 class FailuresTest {
 
@@ -102,17 +97,24 @@ class FailuresTest {
         assertEquals("4", Failures.duplicateKey(e), e.getMessage());
     }
 
-    @Test
-    void aKeyTheAppenderAddsTwiceIsADuplicateKey() throws SQLException {
-        SQLException e = assertThrows(SQLException.class, () -> {
-            try (DuckDBAppender appender = ((DuckDBConnection) first).createAppender("t")) {
-                appender.beginRow();
-                appender.append(1);
-                appender.append("q");
-                appender.endRow();
-                appender.flush();
+    /** Appends a row per key through DuckDB's Appender on {@code c}, flushing after each; returns its failure. */
+    private static SQLException append(Connection c, int... keys) {
+        return assertThrows(SQLException.class, () -> {
+            try (DuckDBAppender appender = ((DuckDBConnection) c).createAppender("t")) {
+                for (int key : keys) {
+                    appender.beginRow();
+                    appender.append(key);
+                    appender.append("q");
+                    appender.endRow();
+                    appender.flush();
+                }
             }
         });
+    }
+
+    @Test
+    void aKeyTheAppenderAddsTwiceIsADuplicateKey() {
+        SQLException e = append(first, 1);
         assertEquals(Failures.Kind.DUPLICATE_KEY, Failures.kind(e), e.getMessage());
         assertEquals("1", Failures.duplicateKey(e), e.getMessage());
     }
@@ -120,17 +122,7 @@ class FailuresTest {
     @Test
     void aKeyTheAppenderAddsTwiceInOneTransactionIsADuplicateKey() throws SQLException {
         first.setAutoCommit(false);
-        SQLException e = assertThrows(SQLException.class, () -> {
-            try (DuckDBAppender appender = ((DuckDBConnection) first).createAppender("t")) {
-                for (int i = 0; i < 2; i++) {
-                    appender.beginRow();
-                    appender.append(7);
-                    appender.append("q");
-                    appender.endRow();
-                    appender.flush();
-                }
-            }
-        });
+        SQLException e = append(first, 7, 7);
         assertEquals(Failures.Kind.DUPLICATE_KEY, Failures.kind(e), e.getMessage());
         assertEquals("7", Failures.duplicateKey(e), e.getMessage());
         first.rollback();
@@ -174,41 +166,6 @@ class FailuresTest {
         SQLException e = failure(first, "SELECT list(range) FROM range(100000000)");
         assertEquals(Failures.Kind.OUT_OF_MEMORY, Failures.kind(e), e.getMessage());
         assertTrue(Failures.wrap("Reading", null, e).getMessage().contains("memoryLimit"));
-    }
-
-    @Test
-    void aFileAnotherProcessHoldsIsLocked(@TempDir Path dir) throws Exception {
-        Path file = dir.resolve("held.duckdb");
-        Path source = dir.resolve("Hold.java");
-        Files.writeString(source, String.join("\n",
-                "import java.sql.*;",
-                "public class Hold {",
-                "  public static void main(String[] a) throws Exception {",
-                "    try (Connection c = DriverManager.getConnection(\"jdbc:duckdb:\" + a[0])) {",
-                "      System.out.println(\"ready\");",
-                "      System.in.read();",
-                "    }",
-                "  }",
-                "}"));
-        String jar = Path.of(DuckDBConnection.class.getProtectionDomain().getCodeSource().getLocation().toURI())
-                .toString();
-        Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp", jar,
-                source.toString(), file.toString()).redirectErrorStream(true).start();
-        try {
-            BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
-            String line;
-            do {
-                line = out.readLine();
-            } while (line != null && !line.equals("ready"));
-            assertEquals("ready", line, "the holder process did not start");
-            SQLException e = failure(root, "ATTACH '" + file + "' AS held");
-            assertEquals(Failures.Kind.FILE_LOCKED, Failures.kind(e), e.getMessage());
-        } finally {
-            p.getOutputStream().close();
-            if (!p.waitFor(30, TimeUnit.SECONDS)) {
-                p.destroyForcibly();
-            }
-        }
     }
 
     @Test

@@ -3,7 +3,6 @@ package io.quackjvm.it.columnar;
 import com.googlecode.cqengine.ConcurrentIndexedCollection;
 import com.googlecode.cqengine.IndexedCollection;
 import com.googlecode.cqengine.attribute.SimpleAttribute;
-import com.googlecode.cqengine.query.option.QueryOptions;
 import io.quackjvm.api.ColumnarLayout;
 import io.quackjvm.api.DuckDBPersistence;
 import io.quackjvm.api.StoredDataException;
@@ -17,6 +16,7 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 
+import static com.googlecode.cqengine.query.QueryFactory.attribute;
 import static com.googlecode.cqengine.query.QueryFactory.equal;
 import static com.googlecode.cqengine.query.QueryFactory.in;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -32,12 +32,7 @@ class UndecodableValueTest {
     public record Grade(int id, char mark) {
     }
 
-    static final SimpleAttribute<Grade, Integer> ID = new SimpleAttribute<>(Grade.class, Integer.class, "id") {
-        @Override
-        public Integer getValue(Grade grade, QueryOptions queryOptions) {
-            return grade.id();
-        }
-    };
+    static final SimpleAttribute<Grade, Integer> ID = attribute(Grade.class, Integer.class, "id", Grade::id);
 
     @TempDir
     Path dir;
