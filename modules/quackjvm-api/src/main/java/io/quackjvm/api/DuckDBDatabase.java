@@ -170,6 +170,87 @@ public final class DuckDBDatabase implements AutoCloseable {
         return persistenceOf(collection, "The collection").bulkWriter();
     }
 
+    // ---------------------------------------------------------------- one collection's operations
+
+    /**
+     * A bulk importer into {@code collection}, a collection of this database, for objects whose keys are all new:
+     * see {@link DuckDBPersistence#bulkImporter()}.
+     *
+     * @throws IllegalArgumentException   when the collection is not one of this database's
+     * @throws PersistenceClosedException when the collection or the database is closed
+     * @throws QuackException             when the database is read-only
+     */
+    public <O> DuckDBBulkWriter<O> bulkImporter(IndexedCollection<O> collection) {
+        return persistenceOf(collection, "The collection").bulkImporter();
+    }
+
+    /**
+     * What the object cache of {@code collection}, a collection of this database, has done since it was built:
+     * see {@link DuckDBPersistence#cacheStats()}. All zero when its cache is off.
+     *
+     * @throws IllegalArgumentException   when the collection is not one of this database's
+     * @throws PersistenceClosedException when the collection or the database is closed
+     */
+    public ObjectCacheStats cacheStats(IndexedCollection<?> collection) {
+        return persistenceOf(collection, "The collection").cacheStats();
+    }
+
+    /**
+     * Rewrites every index table of {@code collection}, a collection of this database, sorted by value, then
+     * checkpoints: see {@link DuckDBPersistence#optimize()}.
+     *
+     * @throws IllegalArgumentException   when the collection is not one of this database's
+     * @throws PersistenceClosedException when the collection or the database is closed
+     */
+    public void optimize(IndexedCollection<?> collection) {
+        persistenceOf(collection, "The collection").optimize();
+    }
+
+    /**
+     * Reclaims the space of the deleted rows of {@code collection}, a collection of this database, in one
+     * transaction, then checkpoints: see {@link DuckDBPersistence#compact()}.
+     *
+     * @throws IllegalArgumentException   when the collection is not one of this database's
+     * @throws PersistenceClosedException when the collection or the database is closed
+     * @throws QuackException             when the collection's write lock stays held for two seconds
+     */
+    public void compact(IndexedCollection<?> collection) {
+        persistenceOf(collection, "The collection").compact();
+    }
+
+    /**
+     * Refreshes DuckDB's planner statistics of the tables of {@code collection}, a collection of this database
+     * (ANALYZE of its object table and of each of its index tables).
+     *
+     * @throws IllegalArgumentException   when the collection is not one of this database's
+     * @throws PersistenceClosedException when the collection or the database is closed
+     */
+    public void analyze(IndexedCollection<?> collection) {
+        persistenceOf(collection, "The collection").table().analyze();
+    }
+
+    /**
+     * The name of {@code collection}, a collection of this database: its table's name and the name SQL sees it by.
+     *
+     * @throws IllegalArgumentException   when the collection is not one of this database's
+     * @throws PersistenceClosedException when the collection or the database is closed
+     */
+    public String nameOf(IndexedCollection<?> collection) {
+        return persistenceOf(collection, "The collection").getTableName();
+    }
+
+    /**
+     * Closes {@code collection}, a collection of this database, alone: see {@link DuckDBPersistence#close()}. Its
+     * later use throws {@link PersistenceClosedException}, its name may be built again, and its rows stay in the
+     * database. Closing a collection already closed does nothing.
+     *
+     * @throws IllegalArgumentException   when the collection is not one of this database's
+     * @throws PersistenceClosedException when the database is closed
+     */
+    public void close(IndexedCollection<?> collection) {
+        ownPersistence(collection, "The collection").close();
+    }
+
     /** Refreshes DuckDB's planner statistics of every table (ANALYZE). */
     public void analyze() {
         database.checkOpen();
@@ -274,6 +355,13 @@ public final class DuckDBDatabase implements AutoCloseable {
      * @throws PersistenceClosedException when it or the database is closed
      */
     <O> DuckDBPersistence<O, ?> persistenceOf(IndexedCollection<O> collection, String role) {
+        DuckDBPersistence<O, ?> duck = ownPersistence(collection, role);
+        duck.table().checkOpen();
+        return duck;
+    }
+
+    /** The persistence of {@code collection}, which must be a collection of this database, open or closed. */
+    private <O> DuckDBPersistence<O, ?> ownPersistence(IndexedCollection<O> collection, String role) {
         Objects.requireNonNull(collection, role);
         database.checkOpen();
         Persistence<O, ?> persistence = collection.getPersistence();
@@ -288,7 +376,6 @@ public final class DuckDBDatabase implements AutoCloseable {
                     + "DuckDBDatabase") + ", not to this one; build both collections from one DuckDBDatabase to "
                     + "query them together");
         }
-        duck.table().checkOpen();
         return duck;
     }
 

@@ -137,7 +137,7 @@ public final class CollectionTable<O, A> {
     }
 
     /** Whether lookups by key go through the object cache. */
-    boolean cacheEnabled() {
+    public boolean cacheEnabled() {
         return cache.enabled();
     }
 
@@ -325,6 +325,15 @@ public final class CollectionTable<O, A> {
     /** Detaches an attribute index and drops its table, in one transaction. */
     public void detach(IndexTable<O, ?> index, QueryOptions options) {
         indexes.detach(index, options);
+    }
+
+    /** Refreshes DuckDB's planner statistics of this collection's table and of each of its index tables. */
+    public void analyze() {
+        checkOpen();
+        db.execute("Analyzing collection '" + name() + "'", "ANALYZE " + sqlName());
+        for (IndexTable<O, ?> index : indexTables()) {
+            db.execute("Analyzing collection '" + name() + "'", "ANALYZE " + index.sqlName());
+        }
     }
 
     /** Rewrites every attached index table sorted by value, in one transaction. */

@@ -28,7 +28,12 @@ public final class JoinSql<L, R> {
     private final CollectionTable<R, ?> right;
     private final QuerySql.Translation<L> leftWhere;
     private final QuerySql.Translation<R> rightWhere;
+    private final Visible lv;
+    private final Visible rv;
+    /** The pairs of keys, distinct when an attribute is multi-valued. */
     private final String pairs;
+    /** The restrictions on {@code lv} and {@code rv}, from " WHERE" on, or empty. */
+    private final String where;
     private final List<Object> params;
 
     /**
@@ -39,8 +44,8 @@ public final class JoinSql<L, R> {
                    CollectionTable<R, ?> right, Attribute<R, ?> rightAttribute, Query<R> rightQuery) {
         this.left = left;
         this.right = right;
-        Visible lv = visible(left, leftAttribute, "left");
-        Visible rv = visible(right, rightAttribute, "right");
+        this.lv = visible(left, leftAttribute, "left");
+        this.rv = visible(right, rightAttribute, "right");
         if (!lv.encoding().equals(rv.encoding())) {
             throw new IllegalArgumentException("Cannot join " + lv.describe() + " of collection '" + left.name()
                     + "' with " + rv.describe() + " of collection '" + right.name() + "': their values are stored "
@@ -51,26 +56,57 @@ public final class JoinSql<L, R> {
         this.leftWhere = leftQuery == null ? null : QuerySql.translate(left, leftQuery, options);
         this.rightWhere = rightQuery == null ? null : QuerySql.translate(right, rightQuery, options);
         List<Object> p = new ArrayList<>();
-        StringBuilder sql = new StringBuilder("SELECT ");
-        if (!lv.singleValued() || !rv.singleValued()) {
-            sql.append("DISTINCT ");
-        }
+        StringBuilder restrict = new StringBuilder();
         String k = CollectionSchema.KEY;
-        sql.append("lv.").append(k).append(" AS lk, rv.").append(k).append(" AS rk FROM ").append(lv.from())
-                .append(" lv JOIN ").append(rv.from()).append(" rv ON lv.").append(lv.value()).append(" = rv.")
-                .append(rv.value());
         String and = " WHERE ";
         if (leftWhere != null && leftWhere.keysSql() != null) {
-            sql.append(and).append("lv.").append(k).append(" IN (").append(leftWhere.keysSql()).append(')');
+            restrict.append(and).append("lv.").append(k).append(" IN (").append(leftWhere.keysSql()).append(')');
             p.addAll(leftWhere.params());
             and = " AND ";
         }
         if (rightWhere != null && rightWhere.keysSql() != null) {
-            sql.append(and).append("rv.").append(k).append(" IN (").append(rightWhere.keysSql()).append(')');
+            restrict.append(and).append("rv.").append(k).append(" IN (").append(rightWhere.keysSql()).append(')');
             p.addAll(rightWhere.params());
         }
-        this.pairs = sql.toString();
+        this.where = restrict.toString();
+        this.pairs = "SELECT " + (distinct() ? "DISTINCT " : "") + "lv." + k + " AS lk, rv." + k + " AS rk FROM "
+                + lv.from() + " lv JOIN " + rv.from() + " rv ON " + valuesMeet() + where;
         this.params = List.copyOf(p);
+    }
+
+    /** Whether a pair can come from several shared values, so that the key pairs must be made distinct. */
+    private boolean distinct() {
+        return !lv.singleValued() || !rv.singleValued();
+    }
+
+    private String valuesMeet() {
+        return "lv." + lv.value() + " = rv." + rv.value();
+    }
+
+    /**
+     * The statement reading both objects of each pair. With single-valued attributes it is one flat join of the
+     * object tables with the value relations, which DuckDB plans with the smaller sides as hash tables and the
+     * larger object table scanned as the pairs stream out: the first pairs come without computing the whole join.
+     * (Joining the object tables to a subquery of key pairs instead made DuckDB hash a whole object table before
+     * the first pair.) With a multi-valued attribute the distinct key pairs must all be known before the first
+     * one, and the objects are read by key from them.
+     */
+    private String objectsSql() {
+        String k = CollectionSchema.KEY;
+        if (distinct()) {
+            return "SELECT " + left.sqlColumns("l") + ", " + right.sqlColumns("r") + " FROM (" + pairs + ") p JOIN "
+                    + left.sqlName() + " l ON l." + k + " = p.lk JOIN " + right.sqlName() + " r ON r." + k + " = p.rk";
+        }
+        boolean leftInline = lv.from().equals(left.sqlName());
+        boolean rightInline = rv.from().equals(right.sqlName());
+        String from = leftInline ? left.sqlName() + " lv" : left.sqlName() + " l JOIN " + lv.from() + " lv ON lv." + k
+                + " = l." + k;
+        from += " JOIN " + rv.from() + " rv ON " + valuesMeet();
+        if (!rightInline) {
+            from += " JOIN " + right.sqlName() + " r ON r." + k + " = rv." + k;
+        }
+        return "SELECT " + left.sqlColumns(leftInline ? "lv" : "l") + ", " + right.sqlColumns(rightInline ? "rv" : "r")
+                + " FROM " + from + where;
     }
 
     private static <O> Visible visible(CollectionTable<O, ?> table, Attribute<O, ?> attribute, String side) {
@@ -112,9 +148,7 @@ public final class JoinSql<L, R> {
         left.checkOpen();
         right.checkOpen();
         int leftColumns = left.columnCount();
-        String sql = "SELECT " + left.sqlColumns("l") + ", " + right.sqlColumns("r") + " FROM (" + pairs + ") p JOIN "
-                + left.sqlName() + " l ON l." + CollectionSchema.KEY + " = p.lk JOIN " + right.sqlName() + " r ON r."
-                + CollectionSchema.KEY + " = p.rk";
+        String sql = objectsSql();
         QueryOptions options = new QueryOptions();
         Query<L> leftResidual = leftWhere == null ? null : leftWhere.residual();
         Query<R> rightResidual = rightWhere == null ? null : rightWhere.residual();

@@ -8,6 +8,7 @@ import com.googlecode.cqengine.query.Query;
 import com.googlecode.cqengine.query.option.AttributeOrder;
 import com.googlecode.cqengine.query.option.OrderByOption;
 import com.googlecode.cqengine.query.option.QueryOptions;
+import com.googlecode.cqengine.query.simple.SimpleQuery;
 import com.googlecode.cqengine.resultset.ResultSet;
 import com.googlecode.cqengine.resultset.closeable.CloseableResultSet;
 import com.googlecode.cqengine.resultset.order.AttributeOrdersComparator;
@@ -71,7 +72,7 @@ public class QuackCollection<O> extends ConcurrentIndexedCollection<O> {
      * to the index, is the faster way.
      */
     private boolean onCoveringIndex(Query<O> query, QueryOptions options) {
-        if (!(query instanceof com.googlecode.cqengine.query.simple.SimpleQuery<O, ?> simple)
+        if (!(query instanceof SimpleQuery<O, ?> simple)
                 || query instanceof com.googlecode.cqengine.query.simple.ExistsIn
                 || options.get(OrderByOption.class) != null) {
             return false;
@@ -85,12 +86,23 @@ public class QuackCollection<O> extends ConcurrentIndexedCollection<O> {
     }
 
     /**
+     * Whether {@code query} is an unordered {@code equal} or {@code in} on the primary key of a collection with an
+     * object cache: CQEngine's engine hands it to the identity index, which answers it from the cache.
+     */
+    private boolean onCachedKey(Query<O> query, QueryOptions options) {
+        return table.cacheEnabled() && options.get(OrderByOption.class) == null
+                && (query.getClass() == com.googlecode.cqengine.query.simple.Equal.class
+                || query.getClass() == com.googlecode.cqengine.query.simple.In.class)
+                && ((SimpleQuery<O, ?>) query).getAttribute().equals(table.primaryKey());
+    }
+
+    /**
      * The statement fetching the objects of {@code query}, or {@code null} when CQEngine's engine must answer. An
      * {@code orderBy} on attributes DuckDB cannot order by as Java does (multi-valued, nullable, computed, strings
      * of a columnar field) is applied in Java with CQEngine's own comparator, after the statement.
      */
     private TranslatedResultSet.Plan<O> plan(Query<O> query, QueryOptions options) {
-        if (QuerySql.hasComparative(query) || onCoveringIndex(query, options)) {
+        if (QuerySql.hasComparative(query) || onCoveringIndex(query, options) || onCachedKey(query, options)) {
             return null;
         }
         QuerySql.Translation<O> translation = QuerySql.translate(table, query, options);
