@@ -112,17 +112,20 @@ final class CollectionReads<O, A> {
     /**
      * As {@link #objects}, selecting only the layout's {@link ObjectTable#lookupColumns}: for reads of a few
      * objects by key ({@code equal} or {@code in} on the primary key), which a layout with a row copy answers
-     * from one column.
+     * from one column. {@code key} is the one key an {@code equal} asks for, which names the row should it fail to
+     * read; for several keys ({@code null}) the key column is selected too, read only for a failure.
      */
-    CloseableIterator<O> lookups(QueryOptions options, String tail, List<?> params) {
+    CloseableIterator<O> lookups(QueryOptions options, String tail, List<?> params, A key) {
         StoredRows<O> layout = schema.layout;
         ObjectTable<O> lookup = new ObjectTable<>() {
             @Override public List<Column> columns() { return layout.lookupColumns(); }
             @Override public void write(O object, RowWriter row) { throw new UnsupportedOperationException(); }
-            @Override public O read(RowSource row) throws SQLException { return layout.readLookupKeyed(row); }
+            @Override public O read(RowSource row) throws SQLException {
+                return key != null ? layout.readLookup(row, key) : layout.readLookupKeyed(row);
+            }
         };
-        return statements.cursor(options, "SELECT " + schema.sql().lookupColumns() + ", " + CollectionSchema.KEY
-                + " FROM " + schema.table
+        return statements.cursor(options, "SELECT " + schema.sql().lookupColumns()
+                + (key != null ? "" : ", " + CollectionSchema.KEY) + " FROM " + schema.table
                 + (tail.isEmpty() ? "" : " " + tail), params, false, lookup);
     }
 

@@ -219,8 +219,8 @@ public final class CollectionTable<O, A> {
     }
 
     /** As {@link #objects} for reads by key; see {@link CollectionReads#lookups}. */
-    CloseableIterator<O> lookups(QueryOptions options, String tail, List<?> params) {
-        return reads.lookups(options, tail, params);
+    CloseableIterator<O> lookups(QueryOptions options, String tail, List<?> params, A key) {
+        return reads.lookups(options, tail, params, key);
     }
 
     /** A cursor over rows that start with the layout columns, for joins; see {@link CollectionReads#query}. */

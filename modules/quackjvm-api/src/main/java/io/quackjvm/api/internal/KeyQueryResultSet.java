@@ -54,7 +54,7 @@ final class KeyQueryResultSet<O, A> extends SqlResultSet<O> {
                     return new OneObject<>(hit);
                 }
                 Map<A, Long> stamps = Map.of(key, cache.stamp(key));
-                return filling(keyed.lookups(options, where().trim(), predicate.params()), stamps, cache);
+                return filling(keyed.lookups(options, where().trim(), predicate.params(), key), stamps, cache);
             }
         }
         if (query instanceof In && keyed.cacheEnabled()) {
@@ -64,7 +64,8 @@ final class KeyQueryResultSet<O, A> extends SqlResultSet<O> {
             }
         }
         // A point lookup is small by construction: never worth an Arrow export.
-        return isPointLookup() ? keyed.lookups(options, where().trim(), predicate.params())
+        return isPointLookup() ? keyed.lookups(options, where().trim(), predicate.params(),
+                query instanceof Equal ? equalKey() : null)
                 : keyed.objects(options, where().trim(), predicate.params(), true);
     }
 
@@ -118,7 +119,7 @@ final class KeyQueryResultSet<O, A> extends SqlResultSet<O> {
         if (stamps == null) {
             return new CollectionStatements.ListCursor<>(found);
         }
-        return filling(keyed.lookups(options, where().trim(), predicate.params()), stamps, cache);
+        return filling(keyed.lookups(options, where().trim(), predicate.params(), null), stamps, cache);
     }
 
     /** Hands out {@code cursor}'s objects, putting those whose stamp was taken before the statement. */
