@@ -40,6 +40,12 @@ final class Lease {
      * prepared a statement that may begin one. Reset when the connection is handed back.
      */
     private boolean mayHoldTransaction;
+    /**
+     * Whether a transaction begun through {@link #begin()} is open: known without asking DuckDB, because it
+     * changes only when one of {@link #begin()}, {@link #commit()} or {@link #rollback()} succeeds (a failed
+     * commit or rollback leaves the state unknown, and {@link #mayHoldTransaction} set).
+     */
+    private boolean inTransaction;
     /** The statements of {@link #reset()}, kept apart from the cache so that they are never evicted. */
     private final Map<String, PreparedStatement> control = new HashMap<>(4);
 
@@ -71,6 +77,34 @@ final class Lease {
     private static boolean mayChangeTransaction(PreparedStatement statement) throws SQLException {
         return !(statement.getMetaData() instanceof DuckDBResultSetMetaData meta)
                 || meta.getReturnType() == StatementReturnType.NOTHING;
+    }
+
+    void begin() throws SQLException {
+        try {
+            run("BEGIN TRANSACTION");
+        } catch (SQLException e) {
+            mayHoldTransaction = true; // a transaction of the borrower's own may be open
+            throw e;
+        }
+        inTransaction = true;
+    }
+
+    void commit() throws SQLException {
+        end("COMMIT");
+    }
+
+    void rollback() throws SQLException {
+        end("ROLLBACK");
+    }
+
+    private void end(String sql) throws SQLException {
+        try {
+            run(sql);
+        } catch (SQLException e) {
+            mayHoldTransaction = true;
+            throw e;
+        }
+        inTransaction = false;
     }
 
     /** The borrower was handed the connection itself: it may have run anything on it. */
@@ -121,10 +155,16 @@ final class Lease {
                 return false;
             }
             if (!mayHoldTransaction) {
-                // Only queries and row changes ran, through prepare(): asking DuckDB would cost two statements.
+                // Only queries, row changes and the transaction calls ran: the state is known, and asking DuckDB
+                // would cost two statements.
+                if (inTransaction) {
+                    inTransaction = false;
+                    run("ROLLBACK");
+                }
                 return true;
             }
             mayHoldTransaction = false;
+            inTransaction = false;
             try {
                 run("BEGIN TRANSACTION");
             } catch (SQLException insideATransaction) {

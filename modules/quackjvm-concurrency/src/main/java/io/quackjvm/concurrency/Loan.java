@@ -36,6 +36,21 @@ final class Loan implements PooledConnection {
     }
 
     @Override
+    public void begin() throws SQLException {
+        open().begin();
+    }
+
+    @Override
+    public void commit() throws SQLException {
+        open().commit();
+    }
+
+    @Override
+    public void rollback() throws SQLException {
+        open().rollback();
+    }
+
+    @Override
     public void recycle(PreparedStatement statement) {
         synchronized (this) {
             if (!returned) {

@@ -160,6 +160,41 @@ public abstract class ConnectionPoolContract extends ProviderContract<Connection
     }
 
     @Test
+    public void aConnectionReturnedInsideATransactionOfItsBeginMethodIsNotLentInIt() throws Exception {
+        returnedMidTransactionIsNotLentInIt("PooledConnection.begin()", c -> {
+            c.begin();
+            PreparedStatement ps = c.prepare("INSERT INTO contract_left_open VALUES (1)");
+            ps.execute();
+            c.recycle(ps);
+        });
+    }
+
+    @Test
+    public void aTransactionEndedThroughItsMethodsLeavesTheConnectionReusable() throws Exception {
+        try (Connection root = Scratch.open(); ConnectionPool pool = provider().create(root, 1, ConnectionInitializer.NONE)) {
+            run(root, "CREATE TABLE contract_ended (v INTEGER)");
+            for (int i = 0; i < 3; i++) {
+                try (PooledConnection c = pool.borrow()) {
+                    c.begin();
+                    PreparedStatement ps = c.prepare("INSERT INTO contract_ended VALUES (" + i + ")");
+                    ps.execute();
+                    c.recycle(ps);
+                    if (i == 1) {
+                        c.rollback();
+                    } else {
+                        c.commit();
+                    }
+                }
+                try (PooledConnection c = pool.borrow()) {
+                    c.begin(); // fails if the pool lent a connection still inside a transaction
+                    c.rollback();
+                }
+            }
+            assertEquals(2, one(root, "SELECT count(*) FROM contract_ended"), "the committed rows, not the rolled back");
+        }
+    }
+
+    @Test
     public void aConnectionReturnedInsideAnAbortedTransactionIsNotLentInIt() throws Exception {
         returnedMidTransactionIsNotLentInIt("an aborted transaction", pooled -> {
             Connection c = pooled.connection();

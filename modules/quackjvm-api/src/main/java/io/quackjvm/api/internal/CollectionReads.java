@@ -109,6 +109,12 @@ final class CollectionReads<O, A> {
                 + (tail.isEmpty() ? "" : " " + tail), params, large, schema.layout);
     }
 
+    /** Every object, streamed, through the cursor CQEngine's {@code Iterator.remove()} removes through. */
+    CloseableIterator<O> iterator(QueryOptions options) {
+        return statements.cursor(options, "SELECT " + schema.sql().columns() + " FROM " + schema.table, List.of(),
+                true, schema.layout, true);
+    }
+
     /**
      * As {@link #objects}, selecting only the layout's {@link ObjectTable#lookupColumns}: for reads of a few
      * objects by key ({@code equal} or {@code in} on the primary key), which a layout with a row copy answers

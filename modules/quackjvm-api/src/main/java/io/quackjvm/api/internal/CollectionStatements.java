@@ -59,9 +59,20 @@ final class CollectionStatements {
     }
 
     /** Runs a write as {@link #write(QueryOptions, String, Work)}, handing it the object cache's marks. */
-    @SuppressWarnings("unchecked")
     <T, A> T write(QueryOptions options, String action, CacheWork<T, A> work) {
-        return writeIn(options, action, (scope, c) -> work.run(c, (ObjectCache.Write<A>) scope.cacheWrite()));
+        return write(options, action, null, work);
+    }
+
+    /**
+     * As {@link #write(QueryOptions, String, CacheWork)}; {@code removing} (or {@code null}) is what the object
+     * store's {@code removeAll} was asked to remove: when it is the one object the request's open store iterator
+     * returned last, the write is an {@code Iterator.remove()} and runs as a request of its own
+     * ({@link RequestScope#removesCurrentObject}).
+     */
+    @SuppressWarnings("unchecked")
+    <T, A> T write(QueryOptions options, String action, java.util.Collection<?> removing, CacheWork<T, A> work) {
+        return writeIn(options, action, removing,
+                (scope, c) -> work.run(c, (ObjectCache.Write<A>) scope.cacheWrite()));
     }
 
     private interface ScopeWork<T> {
@@ -76,17 +87,17 @@ final class CollectionStatements {
 
     /** Runs a write in the request's transaction (or a transaction of its own outside a request). */
     <T> T write(QueryOptions options, String action, Work<T> work) {
-        return writeIn(options, action, (scope, c) -> work.run(c));
+        return writeIn(options, action, null, (scope, c) -> work.run(c));
     }
 
-    private <T> T writeIn(QueryOptions options, String action, ScopeWork<T> work) {
+    private <T> T writeIn(QueryOptions options, String action, java.util.Collection<?> removing, ScopeWork<T> work) {
         if (db.readOnly()) {
             db.checkWritable(action + " on collection '" + collection + "'");
         }
         checkNoBulkLoad(action);
         RequestScope scope = scopes.current(options);
         QueryOptions own = null;
-        if (scope == null || scope.isIteratorRemove()) {
+        if (scope == null || (removing != null && scope.removesCurrentObject(removing))) {
             own = new QueryOptions();
             scopes.open(own);
             scope = scopes.current(own);
@@ -107,70 +118,48 @@ final class CollectionStatements {
     }
 
     /**
-     * Runs a write that is a whole request on its own (CQEngine's {@code add} of one object: nothing else of the
-     * request writes) without the request's transaction: under the collection's write lock, on a connection of
-     * its own, in auto-commit mode when {@code transaction} is false (one statement is one transaction, and
-     * DuckDB commits it for less than an explicit BEGIN and COMMIT: results/single-add/), else between BEGIN and
-     * COMMIT. Returns {@code null}, having stored nothing, when the request has written already (its transaction
-     * must be used), the database is read-only, or {@code work} fails with an {@link SQLException} or returns
-     * {@code null} (a key already stored, say): the caller then takes the ordinary path, which reports any
-     * failure. Any other exception rolls back and is thrown.
+     * Runs the first write of a request optimistically: {@code attempt} runs first in the request's new
+     * transaction, and when it fails with an {@link SQLException} (a key already stored, which DuckDB refuses
+     * without storing anything), the transaction, which then held nothing else, is rolled back and begun again,
+     * and {@code null} is returned: the caller then takes its ordinary path in the same request. Returns
+     * {@code null} at once, running nothing, when the request has written already. Any other failure fails the
+     * request, as {@link #write} does.
      */
-    <T> T writeAlone(QueryOptions options, boolean transaction, Work<T> work) {
+    <T> T firstWrite(QueryOptions options, String action, Work<T> attempt) {
         if (db.readOnly()) {
-            return null;
+            db.checkWritable(action + " on collection '" + collection + "'");
         }
-        checkNoBulkLoad("Adding an object");
+        checkNoBulkLoad(action);
         RequestScope scope = scopes.current(options);
         if (scope != null && scope.activeWrite() != null) {
             return null;
         }
-        java.util.concurrent.locks.Lock lock = db.writePolicy().lockFor(collection);
-        lock.lock();
-        try (PooledConnection c = db.borrow()) {
-            RequestScope.Transaction held = new RequestScope.Transaction(db.resources(), c);
-            db.resources().register(held, null);
-            T result = null;
-            boolean open = false;
+        QueryOptions own = null;
+        if (scope == null) {
+            own = new QueryOptions();
+            scopes.open(own);
+            scope = scopes.current(own);
+        }
+        try {
+            PooledConnection c = scope.writeConnection();
             try {
-                if (transaction) {
-                    RequestScope.run(c, "BEGIN TRANSACTION");
-                    open = true;
+                return attempt.run(c);
+            } catch (SQLException refused) {
+                try {
+                    scope.restartTransaction();
+                } catch (SQLException e) {
+                    scope.fail();
+                    throw Failures.wrap(action + " on collection '" + collection + "'", null, e);
                 }
-                result = work.run(c);
-            } catch (SQLException e) {
-                result = null;
-            } catch (RuntimeException | Error e) {
-                if (open) {
-                    RequestScope.rollbackQuietly(c);
-                }
-                held.detach();
-                throw e;
+                return null; // the caller's ordinary path runs in this request, on the new transaction
             }
-            if (!held.detach()) {
-                if (transaction) {
-                    throw new io.quackjvm.api.PersistenceClosedException("The " + db.describe() + " was closed "
-                            + "while a write to collection '" + collection + "' was still open; nothing of that "
-                            + "write was stored");
-                }
-                db.checkOpen();
-            }
-            if (!open) {
-                return result;
-            }
-            if (result == null) {
-                RequestScope.rollbackQuietly(c);
-                return null;
-            }
-            try {
-                RequestScope.run(c, "COMMIT");
-            } catch (SQLException e) {
-                RequestScope.rollbackQuietly(c);
-                throw Failures.wrap("Committing a write to collection '" + collection + "'", null, e);
-            }
-            return result;
+        } catch (RuntimeException | Error e) {
+            scope.fail();
+            throw e;
         } finally {
-            lock.unlock();
+            if (own != null) {
+                scopes.close(own);
+            }
         }
     }
 
@@ -224,11 +213,11 @@ final class CollectionStatements {
             return read(options, action, work);
         }
         return read(options, action, c -> {
-            RequestScope.run(c, "BEGIN TRANSACTION");
+            c.begin();
             boolean committed = false;
             try {
                 T result = work.run(c);
-                RequestScope.run(c, "COMMIT");
+                c.commit();
                 committed = true;
                 return result;
             } finally {
@@ -246,6 +235,16 @@ final class CollectionStatements {
      */
     <T> CloseableIterator<T> cursor(QueryOptions options, String sql, List<?> params, boolean large,
                                     ObjectTable<T> reader) {
+        return cursor(options, sql, params, large, reader, false);
+    }
+
+    /**
+     * As {@link #cursor(QueryOptions, String, List, boolean, ObjectTable)}; {@code wholeStore} marks the cursor of
+     * the object store's own iterator, the one CQEngine's {@code Iterator.remove()} removes through (see
+     * {@link RequestScope#removesCurrentObject}).
+     */
+    <T> CloseableIterator<T> cursor(QueryOptions options, String sql, List<?> params, boolean large,
+                                    ObjectTable<T> reader, boolean wholeStore) {
         owner.checkOpen();
         RequestScope scope = scopes.current(options);
         PooledConnection active = scope == null ? null : scope.activeWrite();
@@ -261,7 +260,8 @@ final class CollectionStatements {
             bind(ps, params);
             rs = ps.executeQuery();
             RowCursor rows = db.reader(large).open(rs);
-            ObjectCursor<T> cursor = new ObjectCursor<>(db.resources(), db.describe(), c, ps, rs, rows, reader);
+            ObjectCursor<T> cursor = new ObjectCursor<>(db.resources(), db.describe(), c, ps, rs, rows, reader,
+                    wholeStore);
             if (scope != null) {
                 scope.register(cursor);
             }
@@ -286,17 +286,9 @@ final class CollectionStatements {
         return read(options, "Querying", c -> readAll(c, sql, params, false, reader));
     }
 
-    /**
-     * A cursor over rows already read (by {@link #list}), registered with the request as a streaming cursor is, so
-     * that an {@code Iterator.remove()} through it behaves the same (see {@link RequestScope#isIteratorRemove}).
-     */
-    <T> CloseableIterator<T> cursorOver(QueryOptions options, List<T> rows) {
-        ListCursor<T> cursor = new ListCursor<>(rows);
-        RequestScope scope = scopes.current(options);
-        if (scope != null && scope.activeWrite() == null) {
-            scope.register(cursor);
-        }
-        return cursor;
+    /** A cursor over rows already read (by {@link #list}). */
+    <T> CloseableIterator<T> cursorOver(List<T> rows) {
+        return new ListCursor<>(rows);
     }
 
     /** Reads every row of {@code sql} on {@code c} with {@code reader}, before anything else runs on it. */

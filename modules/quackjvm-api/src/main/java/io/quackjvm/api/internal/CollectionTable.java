@@ -218,6 +218,11 @@ public final class CollectionTable<O, A> {
         return reads.objects(options, tail, params, large);
     }
 
+    /** The object store's iterator: every object, streamed; {@code Iterator.remove()} through it takes effect at once. */
+    CloseableIterator<O> iterator(QueryOptions options) {
+        return reads.iterator(options);
+    }
+
     /** As {@link #objects} for reads by key; see {@link CollectionReads#lookups}. */
     CloseableIterator<O> lookups(QueryOptions options, String tail, List<?> params, A key) {
         return reads.lookups(options, tail, params, key);
@@ -242,8 +247,8 @@ public final class CollectionTable<O, A> {
     }
 
     /** A cursor over objects already read by {@link #queryAll}, registered with the request as cursors are. */
-    <T> CloseableIterator<T> cursorOver(QueryOptions options, List<T> rows) {
-        return statements.cursorOver(options, rows);
+    <T> CloseableIterator<T> cursorOver(List<T> rows) {
+        return statements.cursorOver(rows);
     }
 
     /** Every row of {@code sql} read at once through the point reader, for a result bounded by a LIMIT. */
@@ -280,7 +285,15 @@ public final class CollectionTable<O, A> {
 
     /** Removes the objects that are stored and equal. */
     public boolean removeAll(Collection<?> objects, QueryOptions options) {
-        return writes.removeAll(objects, options);
+        return writes.removeAll(objects, options, false);
+    }
+
+    /**
+     * The object store's {@code removeAll}: as {@link #removeAll}, except that removing the one object the store's
+     * open iterator returned last (what CQEngine's {@code Iterator.remove()} does) takes effect at once.
+     */
+    boolean removeAllFromStore(Collection<?> objects, QueryOptions options) {
+        return writes.removeAll(objects, options, true);
     }
 
     public void clear(QueryOptions options) {

@@ -82,19 +82,20 @@ final class CollectionWrites<O, A> {
     }
 
     /**
-     * Adds one object to the object store. When CQEngine's {@code add} is the caller ({@link PlainAdd}), this write
-     * is the whole request: a new
-     * key, the common case, is one plain {@code INSERT} (with the object's index rows, between BEGIN and COMMIT,
-     * when the collection has attribute indexes) instead of a lookup of the stored object first: DuckDB refuses a
-     * stored key without storing anything, and then the ordinary path compares and replaces. ({@code INSERT ...
-     * ON CONFLICT DO NOTHING} would say the same, but costs 3-4x a plain {@code INSERT}: results/single-add/.)
+     * Adds one object to the object store (CQEngine's {@code add}, and each object of an {@code Iterable} that is
+     * not a {@code Collection}). When it is the first write of its request, a new key, the common case, costs one
+     * plain {@code INSERT} (with the object's index rows) instead of a lookup of the stored object first: DuckDB
+     * refuses a stored key without storing anything, and then the transaction, which held nothing else, is begun
+     * again and the ordinary path compares and replaces. ({@code INSERT ... ON CONFLICT DO NOTHING} would say the
+     * same, but costs 3-4x a plain {@code INSERT}: results/single-add/.) Either way the write belongs to the
+     * request's transaction, which commits when CQEngine ends the request.
      */
     boolean addOne(O object, QueryOptions options) {
         A key = schema.keyOf(object);
         // The object cache needs no marks here: this path stores only a key that is not stored (DuckDB refuses a
         // stored one), and the cache holds only stored objects; a key removed earlier was dropped by that removal.
-        if (!indexes.hasUnattached() && PlainAdd.isCaller()) {
-            Boolean added = statements.writeAlone(options, !indexes.isEmpty(), c -> {
+        if (!indexes.hasUnattached()) {
+            Boolean added = statements.firstWrite(options, "Adding an object", c -> {
                 PreparedStatement statement = c.prepare(schema.sql().insert());
                 try {
                     schema.keyType.bind(statement, 1, key);
@@ -439,7 +440,7 @@ final class CollectionWrites<O, A> {
      * Removes objects that are stored: an object whose key is stored but which is not {@code equals} to the stored
      * one is left alone, as an on-heap collection would.
      */
-    boolean removeAll(Collection<?> objects, QueryOptions options) {
+    boolean removeAll(Collection<?> objects, QueryOptions options, boolean throughStore) {
         Map<A, Object> byKey = new LinkedHashMap<>();
         for (Object o : objects) {
             A key = schema.keyOrNull(o);
@@ -450,7 +451,8 @@ final class CollectionWrites<O, A> {
         if (byKey.isEmpty()) {
             return false;
         }
-        return statements.write(options, "Removing " + byKey.size() + " objects", (c, marks) -> {
+        return statements.write(options, "Removing " + byKey.size() + " objects", throughStore ? objects : null,
+                (c, marks) -> {
             marks.touch(byKey.keySet());
             List<A> doomed = new ArrayList<>();
             batches.forStoredObjects(c, byKey.keySet(), (key, stored) -> {

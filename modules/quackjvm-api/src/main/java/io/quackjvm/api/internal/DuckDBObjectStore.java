@@ -40,7 +40,7 @@ public final class DuckDBObjectStore<O, A extends Comparable<A>> extends SQLiteO
 
     @Override
     public CloseableIterator<O> iterator(QueryOptions queryOptions) {
-        return table.objects(queryOptions, "", List.of(), true);
+        return table.iterator(queryOptions);
     }
 
     @Override
@@ -90,7 +90,7 @@ public final class DuckDBObjectStore<O, A extends Comparable<A>> extends SQLiteO
 
     @Override
     public boolean removeAll(Collection<?> c, QueryOptions queryOptions) {
-        return table.removeAll(c, queryOptions);
+        return table.removeAllFromStore(c, queryOptions);
     }
 
     @Override

@@ -43,7 +43,7 @@ final class IndexResultSet<O, A> extends SqlResultSet<O> {
             List<O> first = table.queryAllCopies(options, sql + " LIMIT " + (SMALL_RESULT + 1), predicate.params(),
                     (o, row) -> o);
             if (first.size() <= SMALL_RESULT) {
-                return table.cursorOver(options, first);
+                return table.cursorOver(first);
             }
             return table.queryCopies(options, sql, predicate.params(), true, (o, row) -> o);
         }

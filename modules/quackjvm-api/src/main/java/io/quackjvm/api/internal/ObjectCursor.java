@@ -18,19 +18,28 @@ import java.util.NoSuchElementException;
  * throws {@link PersistenceClosedException}), and a cursor the application drops unclosed is released by the
  * garbage collector. It must not hold anything of its own that needs closing.
  */
-final class ObjectCursor<O> implements CloseableIterator<O> {
+final class ObjectCursor<O> implements CloseableIterator<O>, RequestScope.StoreCursor {
 
     private final Rows rows;
     private final ObjectTable<O> layout;
     private final String database;
+    private final boolean wholeStore;
     private O next;
+    /** What {@link #next()} returned last, for {@link #returnedLast}; only kept when {@link #wholeStore}. */
+    private O last;
 
     ObjectCursor(OpenResources registry, String database, PooledConnection connection, PreparedStatement statement,
-                 ResultSet resultSet, RowCursor rows, ObjectTable<O> layout) {
+                 ResultSet resultSet, RowCursor rows, ObjectTable<O> layout, boolean wholeStore) {
         this.rows = new Rows(registry, connection, statement, resultSet, rows);
         this.layout = layout;
         this.database = database;
+        this.wholeStore = wholeStore;
         registry.register(this.rows, this);
+    }
+
+    @Override
+    public boolean returnedLast(Object o) {
+        return wholeStore && o == last && !rows.released();
     }
 
     @Override
@@ -70,6 +79,9 @@ final class ObjectCursor<O> implements CloseableIterator<O> {
         }
         O result = next;
         next = null;
+        if (wholeStore) {
+            last = result;
+        }
         return result;
     }
 

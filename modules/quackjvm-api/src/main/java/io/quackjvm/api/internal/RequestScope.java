@@ -4,7 +4,6 @@ import io.quackjvm.api.PersistenceClosedException;
 import io.quackjvm.api.spi.PooledConnection;
 
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
@@ -44,7 +43,7 @@ final class RequestScope {
                 // An explicit BEGIN on a connection left in auto-commit mode: DuckDB's Appender joins it, and it
                 // costs one statement where JDBC's setAutoCommit(false) / commit() / setAutoCommit(true) cost
                 // three round trips (measured for a one-row insert in a file: 0.59 ms against 0.90-1.06 ms).
-                run(c, "BEGIN TRANSACTION");
+                c.begin();
             } catch (SQLException | RuntimeException e) {
                 if (c != null) {
                     resetAndRelease(c);
@@ -84,14 +83,48 @@ final class RequestScope {
     }
 
     /**
-     * {@code true} when the current write is an {@code Iterator.remove()} of an iterator this request opened
-     * (CQEngine runs it inside the iterator's request). On the heap that removal takes effect at once, and the
-     * iterator may be abandoned without being closed, so such a write must not wait for the request to end: it
-     * runs, and commits, as a request of its own. Only looked for while this request has an open cursor and has
-     * not written, so ordinary writes never pay for the stack walk.
+     * A cursor of the object store's own iterator (the one CQEngine's collection iterator reads), which knows the
+     * object it returned last.
      */
-    boolean isIteratorRemove() {
-        return write == null && cursors != null && !cursors.isEmpty() && IteratorRemove.isCaller();
+    interface StoreCursor {
+        /** Whether this cursor is still open and {@code o} is (the very instance) it returned last. */
+        boolean returnedLast(Object o);
+    }
+
+    /**
+     * {@code true} when removing {@code objects} is an {@code Iterator.remove()} of a store iterator this request
+     * opened: {@code objects} is the one object that iterator, still open, returned last, and the request has not
+     * written. (CQEngine's collection iterator removes exactly that object, through the store's {@code removeAll},
+     * inside the iterator's own request, which may never end: the application may abandon the iterator.) On the
+     * heap that removal takes effect at once, so it must not wait for the request's end: it runs, and commits, as a
+     * request of its own. A direct call ({@code remove(o)}, {@code update(...)}) opens a request of its own, which
+     * commits when the call returns.
+     */
+    boolean removesCurrentObject(java.util.Collection<?> objects) {
+        if (write != null || cursors == null || objects.size() != 1) {
+            return false;
+        }
+        Object o = objects.iterator().next();
+        for (AutoCloseable cursor : cursors) {
+            if (cursor instanceof StoreCursor store && store.returnedLast(o)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Rolls back this request's transaction, which has seen only a statement DuckDB refused, and begins a new one
+     * on the same connection, keeping the write lock.
+     */
+    void restartTransaction() throws SQLException {
+        try {
+            write.rollback();
+            write.begin();
+        } catch (SQLException e) {
+            failed = true;
+            throw e;
+        }
     }
 
     /** The write connection if this request has started writing, else {@code null}. */
@@ -170,12 +203,12 @@ final class RequestScope {
         }
         try {
             if (rollback) {
-                run(c, "ROLLBACK");
+                c.rollback();
             } else {
                 try {
                     // A transaction DuckDB aborted (an Appender that hit a duplicate key, a conflict) makes COMMIT
                     // fail here instead of silently applying nothing.
-                    run(c, "COMMIT");
+                    c.commit();
                 } catch (SQLException e) {
                     rollbackQuietly(c);
                     throw Failures.wrap("Committing a write to collection '" + table.name() + "'", null, e);
@@ -191,24 +224,10 @@ final class RequestScope {
         }
     }
 
-    /**
-     * Runs one transaction-control statement, prepared once per pooled connection: a fresh JDBC statement costs
-     * about 100 µs more per BEGIN or COMMIT in memory (results/single-add/). A statement whose execution failed
-     * and was closed by the driver is prepared again next time ({@link PooledConnection#prepare}).
-     */
-    static void run(PooledConnection c, String sql) throws SQLException {
-        PreparedStatement s = c.prepare(sql);
-        try {
-            s.execute();
-        } finally {
-            c.recycle(s);
-        }
-    }
-
     /** Rolls back; a connection that cannot even do that is closed, so the pool never lends it again. */
     static void rollbackQuietly(PooledConnection c) {
         try {
-            run(c, "ROLLBACK");
+            c.rollback();
         } catch (SQLException e) {
             if (!Failures.isNoTransaction(e)) {
                 discard(c);

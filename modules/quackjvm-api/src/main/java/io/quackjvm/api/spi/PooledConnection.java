@@ -24,6 +24,45 @@ public interface PooledConnection extends AutoCloseable {
     void recycle(PreparedStatement statement);
 
     /**
+     * Starts a transaction ({@code BEGIN TRANSACTION}). The engine begins and ends its transactions only through
+     * {@link #begin()}, {@link #commit()} and {@link #rollback()}, so a pool that implements them can know, without
+     * asking DuckDB, whether a connection handed back is inside a transaction. The defaults run the statements
+     * through {@link #prepare(String)}.
+     *
+     * @throws SQLException as DuckDB reports it (for example, a transaction is already open)
+     */
+    default void begin() throws SQLException {
+        execute(this, "BEGIN TRANSACTION");
+    }
+
+    /**
+     * Commits the open transaction ({@code COMMIT}).
+     *
+     * @throws SQLException when DuckDB refuses the commit (a conflict, or a transaction it had already aborted)
+     */
+    default void commit() throws SQLException {
+        execute(this, "COMMIT");
+    }
+
+    /**
+     * Rolls the open transaction back ({@code ROLLBACK}).
+     *
+     * @throws SQLException when no transaction is open, or the connection cannot roll back
+     */
+    default void rollback() throws SQLException {
+        execute(this, "ROLLBACK");
+    }
+
+    private static void execute(PooledConnection connection, String sql) throws SQLException {
+        PreparedStatement statement = connection.prepare(sql);
+        try {
+            statement.execute();
+        } finally {
+            connection.recycle(statement);
+        }
+    }
+
+    /**
      * Returns the connection to its pool, or closes it if the pool is full or closed. A second call does
      * nothing, even after the pool has lent the connection to another request. A connection returned inside
      * an open transaction (opened through JDBC or by SQL {@code BEGIN}) is rolled back, or closed when that
