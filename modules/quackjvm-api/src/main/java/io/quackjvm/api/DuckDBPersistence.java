@@ -619,6 +619,10 @@ public final class DuckDBPersistence<O, A extends Comparable<A>> implements SQLi
                         layoutProvider.name(), shared));
             }
             Database database = Database.open(options.settings());
+            if (deleteOnClose != null) {
+                // also when the persistence is dropped without close(): the cleaner deletes it then
+                database.deleteAfterClose(deleteOnClose);
+            }
             try {
                 return newPersistence(database, tableName, objectTable, layoutProvider.name(), null);
             } catch (RuntimeException | Error e) {

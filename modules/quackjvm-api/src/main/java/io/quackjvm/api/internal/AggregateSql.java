@@ -83,9 +83,9 @@ public final class AggregateSql<O> {
             return alias + "." + column;
         }
 
-        /** The value as a number SQL can add. */
-        String number(String alias) {
-            return encoded == null ? value(alias) : SqlDecode.expression(encoded, value(alias), SqlViews.SCHEMA);
+        /** The value as a number SQL can add; {@code schema}: where the decoding macros are ({@link SqlViews#schema()}). */
+        String number(String alias, String schema) {
+            return encoded == null ? value(alias) : SqlDecode.expression(encoded, value(alias), schema);
         }
 
         /** Reads the value at {@code column} of a row into the attribute's Java type. */
@@ -225,14 +225,14 @@ public final class AggregateSql<O> {
 
     public double sum(Attribute<O, ?> attribute) {
         Source s = numeric(attribute, "sum");
-        List<Double> v = run(statement("CAST(sum(" + s.number("a") + ") AS DOUBLE)", s, null, ""),
+        List<Double> v = run(statement("CAST(sum(" + s.number("a", views.schema()) + ") AS DOUBLE)", s, null, ""),
                 row -> row.isNull(0) ? 0.0 : row.getDouble(0));
         return v.get(0);
     }
 
     public OptionalDouble avg(Attribute<O, ?> attribute) {
         Source s = numeric(attribute, "avg");
-        List<Double> v = run(statement("avg(" + s.number("a") + ")", s, null, ""),
+        List<Double> v = run(statement("avg(" + s.number("a", views.schema()) + ")", s, null, ""),
                 row -> row.isNull(0) ? null : row.getDouble(0));
         return v.get(0) == null ? OptionalDouble.empty() : OptionalDouble.of(v.get(0));
     }
@@ -276,7 +276,7 @@ public final class AggregateSql<O> {
         boolean numeric = function.equals("sum") || function.equals("avg");
         Source a = numeric ? numeric(attribute, function) : source(attribute);
         String alias = second(g, a);
-        String expression = numeric ? "CAST(" + function + "(" + a.number(alias) + ") AS DOUBLE)"
+        String expression = numeric ? "CAST(" + function + "(" + a.number(alias, views.schema()) + ") AS DOUBLE)"
                 : function + "(" + a.value(alias) + ")";
         return grouped(g, group, expression, a, numeric ? (row, col) -> (V) (Double) row.getDouble(col)
                 : (row, col) -> (V) a.read(row, col, attribute.getAttributeName()));

@@ -46,19 +46,26 @@ final class CollectionIndexes<O, A> {
         this.stagingChunkRows = stagingChunkRows;
     }
 
+    /** The index metadata table: one row per index table. */
+    static final String METADATA_DDL = "CREATE TABLE IF NOT EXISTS " + INDEXES + " (table_name VARCHAR PRIMARY KEY, "
+            + "collection VARCHAR, attribute VARCHAR, strategy VARCHAR, value_type VARCHAR, stale BOOLEAN)";
+
     private static void ensureIndexMetadata(Statement s) throws SQLException {
-        s.execute("CREATE TABLE IF NOT EXISTS " + INDEXES + " (table_name VARCHAR PRIMARY KEY, collection VARCHAR, "
-                + "attribute VARCHAR, strategy VARCHAR, value_type VARCHAR, stale BOOLEAN)");
+        s.execute(METADATA_DDL);
     }
 
-    /** Creates the index metadata when the file may be written, and notes the index tables the file holds. */
-    void open(PooledConnection c) throws SQLException {
+    /** Creates the index metadata when the file may be written ({@link CollectionTable#create}, once a database). */
+    void ensureMetadata(PooledConnection c) throws SQLException {
         if (!schema.db.readOnly()) {
             try (Statement s = c.connection().createStatement()) {
                 ensureIndexMetadata(s);
             }
         }
-        if (!CollectionSchema.tableExists(c, INDEXES)) {
+    }
+
+    /** Notes the index tables the file holds for this collection, after {@link #ensureMetadata}. */
+    void open(PooledConnection c) throws SQLException {
+        if (schema.db.readOnly() && !CollectionSchema.tableExists(c, INDEXES)) {
             return;
         }
         try (PreparedStatement p = c.connection().prepareStatement("SELECT table_name FROM " + INDEXES
@@ -182,8 +189,20 @@ final class CollectionIndexes<O, A> {
 
     /** Whether the file holds an up-to-date table for {@code index}, built the same way. */
     private boolean reusable(PooledConnection c, IndexTable<O, ?> index) throws SQLException {
-        if (!CollectionSchema.tableExists(c, INDEXES)) {
+        if (schema.db.readOnly() && !CollectionSchema.tableExists(c, INDEXES)) {
             return false;
+        }
+        if (schema.db.isInMemory()) {
+            // Nothing but this database writes an in-memory catalog, and it drops an index table with its row; a
+            // catalog query would read every catalog of the shared engine.
+            try (PreparedStatement p = c.connection().prepareStatement("SELECT strategy, value_type, stale FROM "
+                    + INDEXES + " WHERE table_name = ?")) {
+                p.setString(1, index.name());
+                try (ResultSet rs = p.executeQuery()) {
+                    return rs.next() && rs.getString(1).equals(index.storedStrategy())
+                            && rs.getString(2).equals(index.valueType().signature()) && !rs.getBoolean(3);
+                }
+            }
         }
         try (PreparedStatement p = c.connection().prepareStatement("SELECT strategy, value_type, stale, "
                 + "(SELECT count(*) FROM information_schema.tables WHERE table_catalog = current_database() "

@@ -260,8 +260,7 @@ final class CollectionStatements {
             bind(ps, params);
             rs = ps.executeQuery();
             RowCursor rows = db.reader(large).open(rs);
-            ObjectCursor<T> cursor = new ObjectCursor<>(db.resources(), db.describe(), c, ps, rs, rows, reader,
-                    wholeStore);
+            ObjectCursor<T> cursor = new ObjectCursor<>(db, c, ps, rs, rows, reader, wholeStore);
             if (scope != null) {
                 scope.register(cursor);
             }

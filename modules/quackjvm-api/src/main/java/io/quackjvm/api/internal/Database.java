@@ -15,6 +15,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
+import java.lang.ref.Cleaner;
+import java.lang.ref.Reference;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -58,6 +60,17 @@ public final class Database implements AutoCloseable {
      */
     static final int ROW_GROUP_SIZE = 16_384;
 
+    /**
+     * Releases a database the application dropped without {@link #close()} once it is unreachable: its connections,
+     * its DuckDB instance or catalog, its spill directory and its claim on its file ({@link Resources}). One daemon
+     * thread for the whole library, started with the first database.
+     */
+    private static final Cleaner CLEANER = Cleaner.create(r -> {
+        Thread t = new Thread(r, "quackjvm-cleaner");
+        t.setDaemon(true);
+        return t;
+    });
+
     private final Path file;
     private final Connection root;
     private final ConnectionPool pool;
@@ -66,33 +79,28 @@ public final class Database implements AutoCloseable {
     private final ResultReaderProvider bulkReader;
     private final boolean readOnly;
     private final OpenResources resources;
+    /** The catalog the collections' tables are in: {@link #CATALOG}, a shared engine's, or {@code memory}. */
+    private final String catalog;
     private volatile boolean closed;
-    /**
-     * Held by the one {@link #close()} that tears the database down, so that a close() on another thread waits
-     * until the teardown is done instead of running it again or returning before the file is released.
-     */
-    private final Object closing = new Object();
-    /** Guarded by {@link #closing}. */
-    private boolean tornDown;
     /** Statements running now on behalf of a caller, cancelled by {@link #close()}; guarded by itself. */
     private final java.util.Set<Statement> running = new java.util.HashSet<>();
-    /** The identities of the file this database owns in {@link #OPEN_FILES}; empty in memory. */
-    private final List<Object> owned = new java.util.ArrayList<>();
-    /** The temporary directory of an in-memory database, deleted on close ({@link SpillDirectory}); else null. */
-    private Path spillDirectory;
-    /** The files of the database that did not exist before it was opened, deleted by {@link #abandon()}. */
-    private List<Path> created = List.of();
+    /** Everything that closing releases; also the {@link #CLEANER}'s action, so it must not refer to this. */
+    private final Resources owned;
+    private final Cleaner.Cleanable cleanable;
 
-    private Database(Path file, boolean readOnly, Connection root, ConnectionPool pool, WritePolicy writePolicy,
-                     ResultReaderProvider pointReader, ResultReaderProvider bulkReader, boolean trackUnclosedResults) {
-        this.file = file;
-        this.readOnly = readOnly;
-        this.resources = new OpenResources(trackUnclosedResults);
-        this.root = root;
+    private Database(Resources owned, ConnectionPool pool, WritePolicy writePolicy, ResultReaderProvider pointReader,
+                     ResultReaderProvider bulkReader) {
+        this.owned = owned;
+        this.file = owned.file;
+        this.readOnly = owned.readOnly;
+        this.resources = owned.open;
+        this.root = owned.root;
+        this.catalog = owned.catalog;
         this.pool = pool;
         this.writePolicy = writePolicy;
         this.pointReader = pointReader;
         this.bulkReader = bulkReader;
+        this.cleanable = CLEANER.register(this, owned);
     }
 
     /** Opens a database; fails with a {@link QuackException} subclass naming the problem. */
@@ -151,8 +159,12 @@ public final class Database implements AutoCloseable {
         // still turn it off with property("allocator_background_threads", "false").
         properties.putIfAbsent("allocator_background_threads", "true");
         DriverVersion.requireSupported();
+        // An in-memory database that asks for nothing of its own is a catalog of the process's shared engine:
+        // no instance to start, no threads of its own (SharedEngine). A memory limit or any DuckDB property is a
+        // setting of a whole instance, so a database with one gets an instance of its own.
+        boolean shared = file == null && settings.memoryLimit() == null && settings.properties().isEmpty();
         Path spill = null;
-        if (file == null && !properties.containsKey("temp_directory")) {
+        if (file == null && !shared && !properties.containsKey("temp_directory")) {
             spill = SpillDirectory.create();
             properties.setProperty("temp_directory", spill.toString());
         }
@@ -164,72 +176,53 @@ public final class Database implements AutoCloseable {
         List<Object> owned = file == null ? List.of() : reserve(file);
         // What a failed open must remove again: the files DuckDB is about to create next to nothing.
         List<Path> created = file == null ? List.of() : DatabaseFiles.absent(file);
-        Connection root = null;
-        ConnectionPool pool = null;
+        Resources resources = new Resources(file, readOnly, new OpenResources(settings.trackUnclosedResults()),
+                spill, created, owned);
         Database db;
         try {
             if (file != null) {
                 DatabaseFiles.checkIsDuckDB(file, readOnly);
             }
-            root = DriverManager.getConnection("jdbc:duckdb:", properties);
+            if (shared) {
+                SharedEngine engine = SharedEngine.get(properties);
+                SharedEngine.Catalog attached = engine.attach();
+                resources.shared(engine, attached.name(), attached.connection());
+            } else {
+                resources.root(DriverManager.getConnection("jdbc:duckdb:", properties), file == null ? "memory"
+                        : CATALOG);
+            }
             if (file != null) {
-                try (Statement s = root.createStatement()) {
+                try (Statement s = resources.root.createStatement()) {
                     s.execute("ATTACH '" + file.toString().replace("'", "''") + "' AS " + CATALOG
                             + (readOnly ? " (READ_ONLY)" : " (ROW_GROUP_SIZE " + ROW_GROUP_SIZE + ")"));
                     s.execute("USE " + CATALOG);
                 }
             }
-            // A duplicate of the root connection starts in the in-memory database; the file is the attached one.
-            ConnectionInitializer initializer = file == null ? ConnectionInitializer.NONE : c -> {
+            // A duplicate of the root connection starts in the instance's in-memory database: switch it to the
+            // attached file or the shared engine's catalog.
+            String use = resources.catalog.equals("memory") ? null : "USE " + resources.catalog;
+            ConnectionInitializer initializer = use == null ? ConnectionInitializer.NONE : c -> {
                 try (Statement s = c.createStatement()) {
-                    s.execute("USE " + CATALOG);
+                    s.execute(use);
                 }
             };
-            pool = poolProvider.create(root, settings.maxPooledConnections(), initializer);
-            db = new Database(file, readOnly, root, pool, policyProvider.create(settings.serializeWrites()), point,
-                    bulk, settings.trackUnclosedResults());
+            resources.pool = poolProvider.create(resources.root, settings.maxPooledConnections(), initializer);
+            db = new Database(resources, resources.pool, policyProvider.create(settings.serializeWrites()), point,
+                    bulk);
         } catch (SQLException e) {
-            undoOpen(e, pool, root, spill, created, owned);
+            resources.undoOpen(e);
             throw openFailure(file, properties, e);
         } catch (RuntimeException | Error e) {
-            undoOpen(e, pool, root, spill, created, owned);
+            resources.undoOpen(e);
             throw e;
         }
-        db.created = created;
-        db.spillDirectory = spill;
-        db.owned.addAll(owned);
         if (file != null) {
             // A file DuckDB has just created has a file key now: a hard link made to it later is the same file.
-            db.owned.addAll(claimCreated(file, owned));
+            resources.claimed(claimCreated(file, owned));
         }
         LOG.debug("Opened {} (point reader '{}', bulk reader {})", db.describe(), point.name(),
                 bulk == null ? "none" : "'" + bulk.name() + "'");
         return db;
-    }
-
-    /**
-     * Undoes a failed {@link #open}: closes what it opened, deletes the spill directory and the files it created,
-     * and only then gives up its claim on the file (so no other open can start on a file about to be deleted).
-     */
-    private static void undoOpen(Throwable failure, ConnectionPool pool, Connection root, Path spill,
-                                 List<Path> created, List<Object> owned) {
-        try {
-            if (pool != null) {
-                pool.close();
-            }
-        } catch (RuntimeException e) {
-            failure.addSuppressed(e);
-        }
-        try {
-            if (root != null) {
-                root.close();
-            }
-        } catch (SQLException | RuntimeException e) {
-            failure.addSuppressed(e);
-        }
-        SpillDirectory.delete(spill);
-        DatabaseFiles.deleteCreated(created);
-        release(owned);
     }
 
     /** The exception of an open that DuckDB refused. */
@@ -350,7 +343,75 @@ public final class Database implements AutoCloseable {
     }
 
     public String describe() {
-        return file == null ? "in-memory DuckDB database" : "DuckDB database " + file;
+        return owned.describe();
+    }
+
+    /**
+     * The catalog the collections' tables are in: {@code quackjvm} for a file, {@code memory} for an in-memory
+     * database with an instance of its own, {@code quackjvm_mem_<n>} for one that is a catalog of the shared
+     * engine ({@link SharedEngine}).
+     */
+    public String catalog() {
+        return catalog;
+    }
+
+    /** Whether the metadata tables are known to be there, in their current shape; see {@link #metadataReady(boolean)}. */
+    boolean metadataReady() {
+        return metadataReady;
+    }
+
+    /** Records that the metadata tables were created or checked ({@code CollectionTable.create}). */
+    void metadataReady(boolean ready) {
+        metadataReady = ready;
+    }
+
+    /**
+     * {@code true} once: for the first collection created in an in-memory database whose metadata tables do not
+     * exist yet ({@link CollectionSchema#createFirstInMemory}). Collections of one database are created one at a
+     * time ({@code DuckDBDatabase} builds them under its lock).
+     */
+    synchronized boolean firstCollection() {
+        if (metadataReady || !pendingMetadata.isEmpty() || readOnly) {
+            return false;
+        }
+        return true;
+    }
+
+    /** The metadata row of a collection created before the metadata tables, written by {@link #ensureMetadata}. */
+    synchronized void metadataPending(String insert) {
+        pendingMetadata.add(insert);
+    }
+
+    /**
+     * Creates the metadata tables of an in-memory database ({@code ddl}) with the rows of the collections created
+     * before them, in one transaction; does nothing once done.
+     */
+    synchronized void ensureMetadata(PooledConnection c, List<String> ddl) throws SQLException {
+        if (metadataReady) {
+            return;
+        }
+        StringBuilder sql = new StringBuilder("BEGIN TRANSACTION; ");
+        for (String s : ddl) {
+            sql.append(s).append("; ");
+        }
+        for (String s : pendingMetadata) {
+            sql.append(s).append("; ");
+        }
+        sql.append("COMMIT");
+        try (Statement s = c.connection().createStatement()) {
+            s.execute(sql.toString());
+        }
+        pendingMetadata.clear();
+        metadataReady = true;
+    }
+
+    private volatile boolean metadataReady;
+    /** Guarded by {@code this}. */
+    private final List<String> pendingMetadata = new java.util.ArrayList<>();
+
+    /** Whether this in-memory database is a catalog of the process's shared DuckDB instance. */
+    public boolean sharesEngine() {
+        return owned.engine != null;
     }
 
     /** Borrows a connection for one request. */
@@ -501,13 +562,15 @@ public final class Database implements AutoCloseable {
             s.execute(sql);
         } catch (SQLException e) {
             throw Failures.wrap(action, sql, e);
+        } finally {
+            Reference.reachabilityFence(this);
         }
     }
 
     /** CHECKPOINT; when {@code strict} a failure is thrown, otherwise logged and ignored. */
     public void checkpoint(boolean strict) {
         try (PooledConnection c = borrow(); Statement s = c.connection().createStatement()) {
-            s.execute(file == null ? "CHECKPOINT" : "CHECKPOINT " + CATALOG);
+            s.execute(catalog.equals("memory") ? "CHECKPOINT" : "CHECKPOINT " + catalog);
         } catch (SQLException e) {
             if (strict) {
                 throw new QuackException("compact() could not checkpoint the " + describe() + ": " + e.getMessage()
@@ -516,10 +579,16 @@ public final class Database implements AutoCloseable {
                         + "has written. Close them and call compact() again.", e);
             }
             LOG.debug("Checkpoint skipped: {}", e.getMessage());
+        } finally {
+            Reference.reachabilityFence(this);
         }
     }
 
-    /** The size of the file and its write-ahead log, or for an in-memory database the memory DuckDB holds. */
+    /**
+     * The size of the file and its write-ahead log, or for an in-memory database the memory its DuckDB instance
+     * holds (DuckDB counts memory per instance: for a catalog of the shared engine, that of every in-memory database
+     * sharing it).
+     */
     public long bytesUsed() {
         checkOpen();
         if (file == null) {
@@ -529,6 +598,8 @@ public final class Database implements AutoCloseable {
                 return rs.next() ? rs.getLong(1) : 0L;
             } catch (SQLException e) {
                 throw Failures.wrap("Measuring the size of the " + describe(), null, e);
+            } finally {
+                Reference.reachabilityFence(this);
             }
         }
         checkpoint(false);
@@ -562,75 +633,205 @@ public final class Database implements AutoCloseable {
         closeOnce(true);
     }
 
+    /**
+     * Deletes {@code file} (a temporary database), its log and its directory once the database is closed, by
+     * {@link #close()} or, for a database dropped unclosed, by the cleaner.
+     */
+    public void deleteAfterClose(Path file) {
+        owned.temporaryFile = file;
+    }
+
     private void closeOnce(boolean deleteCreated) {
-        synchronized (closing) {
-            if (tornDown) {
+        try {
+            synchronized (owned.closing) {
+                if (owned.tornDown) {
+                    return;
+                }
+                try {
+                    synchronized (running) {
+                        closed = true;
+                    }
+                    cancelRunning();
+                    owned.tearDown(deleteCreated, true);
+                } finally {
+                    owned.tornDown = true;
+                }
+            }
+        } finally {
+            cleanable.clean(); // torn down already: this only unregisters it
+            Reference.reachabilityFence(this);
+        }
+    }
+
+    /**
+     * What one open database holds that must be released: the connections, the DuckDB instance (its root
+     * connection; the instance ends with its last connection) or the shared engine's catalog, the results and
+     * transactions still open, the spill directory, the claim on the file and what the open created. It is the
+     * {@link #CLEANER}'s action for a database dropped without {@link #close()}, so it must not refer to the
+     * {@link Database}, nor to anything that does (the pool is created by a provider given the root connection
+     * only; what {@link OpenResources} holds refers to connections, never to the database). Thread-safe: teardown
+     * runs once, under {@link #closing}.
+     */
+    private static final class Resources implements Runnable {
+        final Path file;
+        final boolean readOnly;
+        final OpenResources open;
+        final Path spillDirectory;
+        final List<Path> created;
+        /** The identities of the file this database owns in {@link #OPEN_FILES}; empty in memory. */
+        final List<Object> owned = new java.util.ArrayList<>();
+        Connection root;
+        /** The catalog of the collections' tables: {@link #CATALOG}, the shared engine's, or {@code memory}. */
+        String catalog;
+        /** The engine whose catalog this database is, or {@code null} for an instance of its own. */
+        SharedEngine engine;
+        ConnectionPool pool;
+        volatile Path temporaryFile;
+        /** Held by the one teardown, so that a close() on another thread waits until it is done. */
+        final Object closing = new Object();
+        /** Guarded by {@link #closing}. */
+        boolean tornDown;
+
+        Resources(Path file, boolean readOnly, OpenResources open, Path spillDirectory, List<Path> created,
+                  List<Object> owned) {
+            this.file = file;
+            this.readOnly = readOnly;
+            this.open = open;
+            this.spillDirectory = spillDirectory;
+            this.created = created;
+            this.owned.addAll(owned);
+        }
+
+        void root(Connection root, String catalog) {
+            this.root = root;
+            this.catalog = catalog;
+        }
+
+        void shared(SharedEngine engine, String catalog, Connection root) {
+            this.engine = engine;
+            this.catalog = catalog;
+            this.root = root;
+        }
+
+        void claimed(List<Object> more) {
+            synchronized (closing) {
+                owned.addAll(more);
+            }
+        }
+
+        String describe() {
+            return file == null ? "in-memory DuckDB database" : "DuckDB database " + file;
+        }
+
+        /** The cleaner's entry point: the database became unreachable without being closed. */
+        @Override
+        public void run() {
+            synchronized (closing) {
+                if (tornDown) {
+                    return;
+                }
+                tornDown = true;
+                try {
+                    LOG.debug("The {} was dropped without close(); releasing it", describe());
+                    tearDown(false, false);
+                } catch (RuntimeException | Error e) {
+                    LOG.warn("Releasing the {}, dropped without close(), failed: {}", describe(), e.toString());
+                }
+            }
+        }
+
+        /** Closes everything once; the claim on the file is given up last. */
+        void tearDown(boolean deleteCreated, boolean warnOpen) {
+            List<Throwable> left = open.releaseAll();
+            if (!left.isEmpty() && warnOpen) {
+                QuackException where = null;
+                if (left.get(0) != null) {
+                    where = new QuackException(left.size() + " unclosed result(s) of the " + describe());
+                    for (Throwable origin : left) {
+                        where.addSuppressed(origin);
+                    }
+                }
+                LOG.warn("Closed the {} with {} result(s) or iterator(s) still open; they were released and now fail "
+                        + "if used. Close every ResultSet and iterator you open (try-with-resources){}", describe(),
+                        left.size(), where == null ? "; build with trackUnclosedResults(true) to log where each was "
+                                + "opened" : "", where);
+            }
+            if (file != null && !readOnly && !deleteCreated) {
+                // Fold the log into the file: a file closed cleanly has no log, so any process can open it
+                // read-only (DuckDB cannot replay some logs read-only, one that creates an index for one).
+                try (Statement s = root.createStatement()) {
+                    s.execute("CHECKPOINT " + CATALOG);
+                } catch (SQLException e) {
+                    LOG.warn("Closing the {}: the last checkpoint failed, so its log stays next to the file and is "
+                            + "replayed when the file is next opened read-write: {}", describe(), e.getMessage());
+                }
+            }
+            RuntimeException poolFailure = closeConnections();
+            if (deleteCreated) {
+                DatabaseFiles.deleteCreated(created);
+            }
+            deleteTemporaryFile();
+            release(owned);
+            LOG.debug("Closed {}", describe());
+            if (poolFailure != null) {
+                throw new QuackException("Closing the " + describe() + ": its connection pool failed to close ("
+                        + poolFailure + "); the database was closed and its file released all the same", poolFailure);
+            }
+        }
+
+        /** Undoes a failed {@link #open}: closes what it opened, deletes what it created, then gives up the file. */
+        void undoOpen(Throwable failure) {
+            synchronized (closing) {
+                tornDown = true;
+                RuntimeException poolFailure = closeConnections();
+                if (poolFailure != null) {
+                    failure.addSuppressed(poolFailure);
+                }
+                DatabaseFiles.deleteCreated(created);
+                release(owned);
+            }
+        }
+
+        /**
+         * Closes the pool and the root connection (an instance of its own ends with its last connection), detaches
+         * the shared engine's catalog, and deletes the spill directory; returns the pool's failure, if any.
+         */
+        private RuntimeException closeConnections() {
+            RuntimeException poolFailure = null;
+            try {
+                if (pool != null) {
+                    pool.close();
+                }
+            } catch (RuntimeException e) {
+                poolFailure = e;
+            }
+            try {
+                if (root != null) {
+                    root.close();
+                }
+            } catch (SQLException | RuntimeException e) {
+                LOG.warn("Closing {} failed: {}", describe(), e.getMessage());
+            }
+            if (engine != null) {
+                engine.detach(catalog);
+            }
+            SpillDirectory.delete(spillDirectory);
+            return poolFailure;
+        }
+
+        /** Deletes a temporary database ({@code onPrimaryKeyInTempFile}); a failure is logged, not thrown. */
+        private void deleteTemporaryFile() {
+            Path temp = temporaryFile;
+            if (temp == null) {
                 return;
             }
             try {
-                tearDown(deleteCreated);
-            } finally {
-                tornDown = true;
+                Files.deleteIfExists(Path.of(temp + ".wal"));
+                Files.deleteIfExists(temp);
+                Files.deleteIfExists(temp.getParent());
+            } catch (IOException e) {
+                LOG.debug("Could not delete the temporary database {}: {}", temp, e.getMessage());
             }
         }
-    }
-
-    /** What {@link #close()} does, once; the claim on the file is given up last. */
-    private void tearDown(boolean deleteCreated) {
-        synchronized (running) {
-            closed = true;
-        }
-        cancelRunning();
-        List<Throwable> left = resources.releaseAll();
-        if (!left.isEmpty()) {
-            QuackException where = null;
-            if (left.get(0) != null) {
-                where = new QuackException(left.size() + " unclosed result(s) of the " + describe());
-                for (Throwable origin : left) {
-                    where.addSuppressed(origin);
-                }
-            }
-            LOG.warn("Closed the {} with {} result(s) or iterator(s) still open; they were released and now fail if "
-                    + "used. Close every ResultSet and iterator you open (try-with-resources){}", describe(),
-                    left.size(), where == null ? "; build with trackUnclosedResults(true) to log where each was opened"
-                            : "", where);
-        }
-        if (file != null && !readOnly && !deleteCreated) {
-            // Fold the log into the file: a file closed cleanly has no log, so any process can open it read-only
-            // (DuckDB cannot replay some logs read-only, one that creates an index for one).
-            try (Statement s = root.createStatement()) {
-                s.execute("CHECKPOINT " + CATALOG);
-            } catch (SQLException e) {
-                LOG.warn("Closing the {}: the last checkpoint failed, so its log stays next to the file and is replayed "
-                        + "when the file is next opened read-write: {}", describe(), e.getMessage());
-            }
-        }
-        RuntimeException poolFailure = closeQuietly();
-        if (deleteCreated) {
-            DatabaseFiles.deleteCreated(created);
-        }
-        release(owned);
-        LOG.debug("Closed {}", describe());
-        if (poolFailure != null) {
-            throw new QuackException("Closing the " + describe() + ": its connection pool failed to close ("
-                    + poolFailure + "); the database was closed and its file released all the same", poolFailure);
-        }
-    }
-
-    /** Closes the pool, the root connection and the spill directory; returns the pool's failure, if any. */
-    private RuntimeException closeQuietly() {
-        RuntimeException poolFailure = null;
-        try {
-            pool.close();
-        } catch (RuntimeException e) {
-            poolFailure = e;
-        }
-        try {
-            root.close();
-        } catch (SQLException e) {
-            LOG.warn("Closing {} failed: {}", describe(), e.getMessage());
-        }
-        SpillDirectory.delete(spillDirectory);
-        return poolFailure;
     }
 }

@@ -23,16 +23,24 @@ final class ObjectCursor<O> implements CloseableIterator<O>, RequestScope.StoreC
     private final Rows rows;
     private final ObjectTable<O> layout;
     private final String database;
+    /**
+     * Keeps the database reachable while this cursor is: a database dropped unclosed is released by a cleaner
+     * ({@link Database}), which must not close a cursor the application still reads.
+     */
+    @SuppressWarnings({"unused", "FieldCanBeLocal"})
+    private final Database keepAlive;
     private final boolean wholeStore;
     private O next;
     /** What {@link #next()} returned last, for {@link #returnedLast}; only kept when {@link #wholeStore}. */
     private O last;
 
-    ObjectCursor(OpenResources registry, String database, PooledConnection connection, PreparedStatement statement,
-                 ResultSet resultSet, RowCursor rows, ObjectTable<O> layout, boolean wholeStore) {
+    ObjectCursor(Database db, PooledConnection connection, PreparedStatement statement, ResultSet resultSet,
+                 RowCursor rows, ObjectTable<O> layout, boolean wholeStore) {
+        OpenResources registry = db.resources();
         this.rows = new Rows(registry, connection, statement, resultSet, rows);
         this.layout = layout;
-        this.database = database;
+        this.database = db.describe();
+        this.keepAlive = db;
         this.wholeStore = wholeStore;
         registry.register(this.rows, this);
     }

@@ -229,7 +229,7 @@ public final class SqlRunner {
             rs = ps.executeQuery();
             RowCursor cursor = db.reader(true).open(rs);
             Held held = new Held(db.resources(), session, ps, rs, cursor);
-            return new Rows<>(held, mapper.create(columns(rs)), db.describe(), db.resources());
+            return new Rows<>(held, mapper.create(columns(rs)), db);
         } catch (SQLException | RuntimeException e) {
             closeQuietly(rs);
             closeQuietly(ps);
@@ -351,12 +351,16 @@ public final class SqlRunner {
         private final Held held;
         private final RowMapper<T> mapper;
         private final String database;
+        /** Keeps the database reachable while this result is (see {@link ObjectCursor}). */
+        @SuppressWarnings({"unused", "FieldCanBeLocal"})
+        private final Database keepAlive;
 
-        Rows(Held held, RowMapper<T> mapper, String database, OpenResources registry) {
+        Rows(Held held, RowMapper<T> mapper, Database db) {
             this.held = held;
             this.mapper = mapper;
-            this.database = database;
-            registry.register(held, this);
+            this.database = db.describe();
+            this.keepAlive = db;
+            db.resources().register(held, this);
         }
 
         /** Whether the next row was read into {@code into}[0]; {@code false} once exhausted (and released). */

@@ -15,9 +15,11 @@ import java.util.Set;
 import java.util.StringJoiner;
 
 /**
- * How SQL sees the collections of one database: one view per collection, named as the collection, in a schema of
- * DuckDB's in-memory catalog ({@code memory.quackjvm_sql}, never written to the file) that the query API puts
- * first on a connection's search path for the time of one query, so that {@code FROM car} finds the view and not
+ * How SQL sees the collections of one database: one view per collection, named as the collection, in a schema
+ * {@code quackjvm_sql} of an in-memory catalog (for a file, of DuckDB's in-memory catalog {@code memory}, so it is
+ * never written to the file; for a catalog of the shared engine ({@link SharedEngine}), of that catalog, so that
+ * the databases sharing the engine never see each other's views) that the query API puts first on a connection's
+ * search path for the time of one query, so that {@code FROM car} finds the view and not
  * the physical table of the same name. A view holds the primary key decoded and named after the key attribute,
  * every typed (non-BLOB) column of the object table under its own name (the fields of a columnar collection),
  * and every attribute with a {@code DuckDBIndex} that is not already a column: a single-valued one as a column of
@@ -30,8 +32,10 @@ import java.util.StringJoiner;
  */
 public final class SqlViews {
 
-    /** The schema of the views and macros, quoted and qualified with the in-memory catalog. */
-    public static final String SCHEMA = "\"memory\".\"quackjvm_sql\"";
+    /** The schema of the views and macros, quoted and qualified with its catalog. */
+    private final String schema;
+    /** The catalog of {@link #schema}, unquoted. */
+    private final String viewCatalog;
 
     private final Database db;
     private String catalog;
@@ -41,6 +45,13 @@ public final class SqlViews {
 
     public SqlViews(Database db) {
         this.db = db;
+        this.viewCatalog = db.sharesEngine() ? db.catalog() : "memory";
+        this.schema = CollectionSchema.quote(viewCatalog) + ".\"quackjvm_sql\"";
+    }
+
+    /** The schema of the views and the decoding macros, quoted and qualified with its catalog. */
+    public String schema() {
+        return schema;
     }
 
     /** Creates the schema and the decoding macros once. */
@@ -49,8 +60,8 @@ public final class SqlViews {
             return;
         }
         try (Statement s = c.connection().createStatement()) {
-            s.execute("CREATE SCHEMA IF NOT EXISTS " + SCHEMA);
-            for (String m : SqlDecode.macros(SCHEMA)) {
+            s.execute("CREATE SCHEMA IF NOT EXISTS " + schema);
+            for (String m : SqlDecode.macros(schema)) {
                 s.execute(m);
             }
         }
@@ -71,12 +82,12 @@ public final class SqlViews {
 
     /** The search path a query runs with: the views first, then the collections' own schema. */
     public String searchPath(PooledConnection c) throws SQLException {
-        return "memory.quackjvm_sql," + catalog(c) + ".main";
+        return viewCatalog + ".quackjvm_sql," + catalog(c) + ".main";
     }
 
     /** The search path pooled connections have when the query API does not hold them. */
     public String defaultSearchPath(PooledConnection c) throws SQLException {
-        return db.isInMemory() ? "" : catalog(c) + ".main";
+        return catalog(c).equals("memory") ? "" : catalog(c) + ".main";
     }
 
     /** Brings the views up to date with {@code tables}, the open collections of the database. */
@@ -99,12 +110,12 @@ public final class SqlViews {
         try (Statement s = c.connection().createStatement()) {
             for (CollectionTable<?, ?> t : tables) {
                 wanted.add(t.name().toLowerCase(Locale.ROOT));
-                s.execute("CREATE OR REPLACE VIEW " + SCHEMA + "." + CollectionSchema.quote(t.name()) + " AS "
+                s.execute("CREATE OR REPLACE VIEW " + schema + "." + CollectionSchema.quote(t.name()) + " AS "
                         + viewSql(t, cat + ".\"main\"."));
             }
             for (String old : views) {
                 if (!wanted.contains(old)) {
-                    s.execute("DROP VIEW IF EXISTS " + SCHEMA + "." + CollectionSchema.quote(old));
+                    s.execute("DROP VIEW IF EXISTS " + schema + "." + CollectionSchema.quote(old));
                 }
             }
         }
@@ -114,7 +125,7 @@ public final class SqlViews {
     }
 
     /** The SELECT a collection's view runs; {@code prefix} qualifies physical table names. */
-    static String viewSql(CollectionTable<?, ?> t, String prefix) {
+    String viewSql(CollectionTable<?, ?> t, String prefix) {
         StringJoiner select = new StringJoiner(", ");
         StringBuilder from = new StringBuilder(" FROM " + prefix + t.sqlName() + " o");
         Set<String> names = new HashSet<>();
@@ -127,7 +138,7 @@ public final class SqlViews {
         }
         String keyName = t.primaryKey().getAttributeName();
         if (!names.contains(keyName.toLowerCase(Locale.ROOT))) {
-            select.add(SqlDecode.expression(t.keyType().valueType(), "o." + CollectionSchema.KEY, SCHEMA) + " AS "
+            select.add(SqlDecode.expression(t.keyType().valueType(), "o." + CollectionSchema.KEY, schema) + " AS "
                     + CollectionSchema.quote(keyName));
             names.add(keyName.toLowerCase(Locale.ROOT));
         }
@@ -141,7 +152,7 @@ public final class SqlViews {
                 continue;
             }
             String alias = "i" + (i++);
-            String value = SqlDecode.expression(index.valueType(), alias + ".value", SCHEMA);
+            String value = SqlDecode.expression(index.valueType(), alias + ".value", schema);
             if (index.singleValued()) {
                 select.add(value + " AS " + CollectionSchema.quote(attr));
                 from.append(" LEFT JOIN ").append(prefix).append(index.sqlName()).append(' ').append(alias)
@@ -161,9 +172,10 @@ public final class SqlViews {
     public String describe(PooledConnection c, CollectionTable<?, ?> table) throws SQLException {
         StringJoiner out = new StringJoiner(", ");
         try (PreparedStatement p = c.connection().prepareStatement("SELECT column_name, data_type FROM "
-                + "duckdb_columns() WHERE database_name = 'memory' AND schema_name = 'quackjvm_sql' AND table_name = ? "
+                + "duckdb_columns() WHERE database_name = ? AND schema_name = 'quackjvm_sql' AND table_name = ? "
                 + "ORDER BY column_index")) {
-            p.setString(1, table.name());
+            p.setString(1, viewCatalog);
+            p.setString(2, table.name());
             try (ResultSet rs = p.executeQuery()) {
                 while (rs.next()) {
                     out.add(rs.getString(1) + " " + rs.getString(2));
