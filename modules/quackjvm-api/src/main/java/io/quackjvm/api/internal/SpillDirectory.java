@@ -5,9 +5,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -19,19 +24,27 @@ import java.util.concurrent.atomic.AtomicLong;
  * and removes when its instance closes; {@link #delete} removes it too (on close, or when the garbage collector
  * releases an unclosed database).
  *
- * <p>A spill directory never outlives its process: the process's directory is removed by a shutdown hook, and
- * one left by a process that could not run its hooks (killed, crashed) is removed by the next process that opens
- * an in-memory database in the same {@code java.io.tmpdir}: its name carries the process id, and a directory whose
- * process is no longer alive is deleted.
+ * <p>A spill directory never outlives its process. The process's directory is removed by a shutdown hook; one
+ * left by a process that could not run its hooks (killed, crashed) is removed by the next process that opens an
+ * in-memory database in the same {@code java.io.tmpdir}. The owner is known by a lock, not guessed: each process
+ * directory holds a file {@value #LOCK} that its process keeps locked ({@link FileChannel#lock}) for as long as it
+ * runs, and the operating system releases that lock when the process ends, however it ends. A directory is
+ * deleted only when the process id in its name is not a live process and its lock can be taken. The directory is
+ * created under another name and renamed once locked, so no other process ever sees it unlocked. Directories
+ * without the lock file (left by earlier versions) are left alone.
  */
 final class SpillDirectory {
 
     private static final Logger LOG = LoggerFactory.getLogger(SpillDirectory.class);
     /** The name of every process's directory starts with this, followed by the process id. */
     static final String PREFIX = "quackjvm-spill-p";
+    /** The file in a process's directory that the process holds locked while it runs. */
+    static final String LOCK = "owner.lock";
     private static final AtomicLong NEXT = new AtomicLong();
     /** The directory of this process; guarded by the class. */
     private static Path processDirectory;
+    /** The open lock file of {@link #processDirectory}, held until the process ends; guarded by the class. */
+    private static FileChannel lockChannel;
 
     private SpillDirectory() {
     }
@@ -44,7 +57,7 @@ final class SpillDirectory {
         return ofProcess().resolve("db-" + NEXT.incrementAndGet());
     }
 
-    /** This process's directory, created (and the directories of dead processes swept) on first use. */
+    /** This process's directory, created (and the directories of ended processes swept) on first use. */
     static synchronized Path ofProcess() {
         if (processDirectory != null && Files.isDirectory(processDirectory)) {
             return processDirectory;
@@ -53,14 +66,32 @@ final class SpillDirectory {
         if (processDirectory == null) {
             sweep(tmp);
         }
+        long pid = ProcessHandle.current().pid();
         try {
-            Path dir = Files.createTempDirectory(tmp, PREFIX + ProcessHandle.current().pid() + "-");
-            if (processDirectory == null) {
-                Runtime.getRuntime().addShutdownHook(new Thread(SpillDirectory::deleteOfProcess,
-                        "quackjvm-spill-cleanup"));
+            // Locked under a name the sweep ignores, then renamed: the lock is on the file, not on its name.
+            Path staging = Files.createTempDirectory(tmp, ".quackjvm-spill-new-");
+            FileChannel lock = FileChannel.open(staging.resolve(LOCK), StandardOpenOption.CREATE_NEW,
+                    StandardOpenOption.WRITE);
+            try {
+                lock.lock();
+                Path dir = tmp.resolve(PREFIX + pid + staging.getFileName().toString()
+                        .substring(".quackjvm-spill-new".length()));
+                Files.move(staging, dir, StandardCopyOption.ATOMIC_MOVE);
+                if (processDirectory == null) {
+                    Runtime.getRuntime().addShutdownHook(new Thread(SpillDirectory::deleteOfProcess,
+                            "quackjvm-spill-cleanup"));
+                }
+                if (lockChannel != null) {
+                    lockChannel.close();
+                }
+                lockChannel = lock;
+                processDirectory = dir;
+                return dir;
+            } catch (IOException | RuntimeException e) {
+                lock.close();
+                DatabaseFiles.deleteTree(staging);
+                throw e;
             }
-            processDirectory = dir;
-            return dir;
         } catch (IOException | SecurityException e) {
             throw new QuackException("Cannot create a temporary directory for in-memory databases to spill to under "
                     + tmp + ": " + e.getMessage() + ". Make java.io.tmpdir writable, or pass "
@@ -73,17 +104,19 @@ final class SpillDirectory {
     }
 
     /**
-     * Deletes the spill directories under {@code tmp} of processes that are no longer alive.
+     * Deletes the spill directories under {@code tmp} of processes that have ended: the process id in the name is
+     * not a live process, and the directory's lock file can be locked (no process holds it).
      *
      * @return how many were deleted
      */
     static int sweep(Path tmp) {
         int deleted = 0;
+        long self = ProcessHandle.current().pid();
         try (DirectoryStream<Path> dirs = Files.newDirectoryStream(tmp, PREFIX + "*")) {
             for (Path dir : dirs) {
                 long pid = pidOf(dir.getFileName().toString());
-                if (pid > 0 && pid != ProcessHandle.current().pid() && ProcessHandle.of(pid).isEmpty()
-                        && Files.isDirectory(dir)) {
+                if (pid > 0 && pid != self && ProcessHandle.of(pid).isEmpty() && Files.isDirectory(dir)
+                        && ownerEnded(dir)) {
                     delete(dir);
                     if (!Files.exists(dir)) {
                         deleted++;
@@ -97,6 +130,26 @@ final class SpillDirectory {
             LOG.debug("Deleted {} spill director(ies) of ended processes under {}", deleted, tmp);
         }
         return deleted;
+    }
+
+    /** Whether the lock file of a process directory exists and no process holds its lock. */
+    private static boolean ownerEnded(Path dir) {
+        Path lockFile = dir.resolve(LOCK);
+        if (!Files.isRegularFile(lockFile)) {
+            return false;
+        }
+        try (FileChannel channel = FileChannel.open(lockFile, StandardOpenOption.WRITE)) {
+            FileLock lock = channel.tryLock();
+            if (lock == null) {
+                return false;
+            }
+            lock.release();
+            return true;
+        } catch (OverlappingFileLockException e) {
+            return false; // held by this process
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
     }
 
     /** The process id in a process directory's name, or -1. */

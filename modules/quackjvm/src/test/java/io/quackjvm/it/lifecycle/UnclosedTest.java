@@ -117,6 +117,47 @@ class UnclosedTest {
                 + before + " before, " + during + " while open, " + processThreads() + " now");
     }
 
+    /** The in-memory catalogs attached to the shared engine now, counted through {@code root}. */
+    private static long sharedCatalogs(java.sql.Connection root) {
+        try (java.sql.Statement s = root.createStatement();
+             java.sql.ResultSet rs = s.executeQuery("SELECT count(*) FROM duckdb_databases() "
+                     + "WHERE database_name LIKE 'quackjvm_mem_%'")) {
+            rs.next();
+            return rs.getLong(1);
+        } catch (java.sql.SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static void dropSharedInMemory(int n) {
+        for (int i = 0; i < n; i++) {
+            DuckDBPersistence<Car, Integer> p = DuckDBPersistence.onPrimaryKey(Car.CAR_ID);
+            IndexedCollection<Car> cars = new ConcurrentIndexedCollection<>(p);
+            cars.add(Car.of(i));
+            // an iterator left open as well: released with the rest
+            assertTrue(cars.iterator().hasNext());
+        }
+    }
+
+    @Test
+    void inMemoryCollectionsDroppedWithoutCloseLeaveTheSharedEngine() throws Exception {
+        // an observer in the shared engine: its pool is given a connection to the engine
+        TestPool pool = new TestPool(sql -> sql, () -> { });
+        try (DuckDBPersistence<Car, Integer> observer = DuckDBPersistence.builder(Car.CAR_ID).connectionPool(pool)
+                .build()) {
+            new ConcurrentIndexedCollection<>(observer).add(Car.of(1));
+            long before = sharedCatalogs(pool.root);
+            assertTrue(before >= 1, "the observer is a catalog of the shared engine");
+            dropSharedInMemory(20);
+            long during = sharedCatalogs(pool.root);
+            assertTrue(during >= before + 20, "20 more catalogs while referenced: " + before + " -> " + during);
+            assertTrue(collectUntil(() -> sharedCatalogs(pool.root) <= before), "the dropped collections' catalogs "
+                    + "are detached: " + before + " before, " + during + " while open, " + sharedCatalogs(pool.root)
+                    + " now");
+            assertEquals(1, new ConcurrentIndexedCollection<>(observer).size(), "the observer is untouched");
+        }
+    }
+
     /** The directories under java.io.tmpdir whose names start with {@code quackjvm-spill}, and their children. */
     static Set<Path> spillDirectories() throws IOException {
         Set<Path> found = new HashSet<>();
