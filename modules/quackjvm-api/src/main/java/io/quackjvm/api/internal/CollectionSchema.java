@@ -197,13 +197,12 @@ final class CollectionSchema<O, A> {
      * collection's row ({@link #metadataRow()}); an index creates the index metadata itself. A new in-memory
      * database holds nothing to look up, and nothing but this process writes it. Creating the two metadata
      * tables and the row cost ~0.7 ms of the ~0.9 ms of the whole (raw DuckDB, one transaction), most of opening a
-     * small in-memory collection.
+     * small in-memory collection. The table is created on the database's root connection
+     * ({@link Database#executeOnRoot}), so no pooled connection is lent for it.
      */
-    void createFirstInMemory(PooledConnection c) throws SQLException {
+    void createFirstInMemory() throws SQLException {
         String row = metadataRow();
-        try (Statement s = c.connection().createStatement()) {
-            s.execute(createTableSql());
-        }
+        db.executeOnRoot(createTableSql());
         db.metadataPending(row);
     }
 

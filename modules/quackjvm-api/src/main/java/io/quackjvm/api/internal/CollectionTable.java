@@ -158,12 +158,16 @@ public final class CollectionTable<O, A> {
 
     /** Creates the table, or checks that the one found in the file fits this collection. */
     public void create() {
-        try (PooledConnection c = db.borrow()) {
+        try {
             if (db.isInMemory() && db.firstCollection()) {
                 // the first collection of a new in-memory database: nothing to look for
-                schema.createFirstInMemory(c);
+                schema.createFirstInMemory();
                 return;
             }
+        } catch (SQLException e) {
+            throw Failures.wrap("Creating collection '" + name() + "' in the " + db.describe(), null, e);
+        }
+        try (PooledConnection c = db.borrow()) {
             // The metadata tables are checked once per database: every catalog query (information_schema,
             // duckdb_tables()) reads every attached catalog, so it would cost more the more in-memory databases
             // share the engine (13 ms with 1,000 attached, against 1 ms with one).

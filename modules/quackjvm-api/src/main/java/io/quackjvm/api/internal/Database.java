@@ -377,6 +377,22 @@ public final class Database implements AutoCloseable {
         return true;
     }
 
+    /**
+     * Runs {@code sql} (a first collection's {@code CREATE TABLE}) on the root connection, in this database's catalog.
+     * A pooled connection lent for DDL would be checked for a transaction left open when handed back (two more
+     * statements, a tenth of the cost of opening a small collection); the root connection is used by nothing else
+     * (the pool only duplicates it).
+     */
+    void executeOnRoot(String sql) throws SQLException {
+        checkOpen();
+        try (Statement s = root.createStatement()) {
+            // the root connection of a catalog of the shared engine starts in the engine's own catalog
+            s.execute(owned.engine != null ? "USE " + catalog + "; " + sql : sql);
+        } finally {
+            Reference.reachabilityFence(this);
+        }
+    }
+
     /** The metadata row of a collection created before the metadata tables, written by {@link #ensureMetadata}. */
     synchronized void metadataPending(String insert) {
         pendingMetadata.add(insert);
