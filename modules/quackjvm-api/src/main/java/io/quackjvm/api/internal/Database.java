@@ -21,6 +21,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -434,9 +435,70 @@ public final class Database implements AutoCloseable {
     public PooledConnection borrow() {
         checkOpen();
         try {
-            return pool.borrow();
+            return new Borrowed(pool.borrow(), this);
         } catch (SQLException e) {
             throw Failures.wrap("Borrowing a connection from " + describe(), null, e);
+        } finally {
+            Reference.reachabilityFence(this);
+        }
+    }
+
+    /**
+     * The pool's connection behind one {@link #borrow()} returned, for what the database's {@link OpenResources}
+     * keeps (the {@link #CLEANER}'s action reaches it, so it must not keep the database reachable).
+     */
+    static PooledConnection lent(PooledConnection borrowed) {
+        return borrowed instanceof Borrowed b ? b.lent : borrowed;
+    }
+
+    /**
+     * A borrowed connection that keeps its database reachable for as long as it is in use: the {@link #CLEANER}
+     * must never release a database while one of its statements runs, even when the caller's last reference to the
+     * collection was the one whose method is running (the JIT may drop it before the method returns).
+     */
+    private static final class Borrowed implements PooledConnection {
+        private final PooledConnection lent;
+        @SuppressWarnings({"unused", "FieldCanBeLocal"})
+        private final Database keepAlive;
+
+        Borrowed(PooledConnection lent, Database keepAlive) {
+            this.lent = lent;
+            this.keepAlive = keepAlive;
+        }
+
+        @Override
+        public Connection connection() {
+            return lent.connection();
+        }
+
+        @Override
+        public PreparedStatement prepare(String sql) throws SQLException {
+            return lent.prepare(sql);
+        }
+
+        @Override
+        public void recycle(PreparedStatement statement) {
+            lent.recycle(statement);
+        }
+
+        @Override
+        public void begin() throws SQLException {
+            lent.begin();
+        }
+
+        @Override
+        public void commit() throws SQLException {
+            lent.commit();
+        }
+
+        @Override
+        public void rollback() throws SQLException {
+            lent.rollback();
+        }
+
+        @Override
+        public void close() {
+            lent.close();
         }
     }
 

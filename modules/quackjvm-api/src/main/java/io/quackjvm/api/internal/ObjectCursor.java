@@ -37,7 +37,7 @@ final class ObjectCursor<O> implements CloseableIterator<O>, RequestScope.StoreC
     ObjectCursor(Database db, PooledConnection connection, PreparedStatement statement, ResultSet resultSet,
                  RowCursor rows, ObjectTable<O> layout, boolean wholeStore) {
         OpenResources registry = db.resources();
-        this.rows = new Rows(registry, connection, statement, resultSet, rows);
+        this.rows = new Rows(registry, Database.lent(connection), statement, resultSet, rows);
         this.layout = layout;
         this.database = db.describe();
         this.keepAlive = db;

@@ -54,7 +54,7 @@ final class RequestScope {
             }
             lock = l;
             write = c;
-            writeHeld = new Transaction(table.database().resources(), c);
+            writeHeld = new Transaction(table.database().resources(), Database.lent(c));
             table.database().resources().register(writeHeld, null);
         }
         return write;

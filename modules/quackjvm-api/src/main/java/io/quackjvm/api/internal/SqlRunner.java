@@ -219,7 +219,9 @@ public final class SqlRunner {
     public <T> Rows<T> open(String sql, Object[] params, RowMapperFactory<T> mapper) {
         check(sql);
         PooledConnection c = db.borrow();
-        Session session = new Session(c);
+        // the stream's resources are reached from the database's registry: they hold the pool's connection,
+        // which does not keep the database reachable (Database.lent); the stream itself does
+        Session session = new Session(Database.lent(c));
         PreparedStatement ps = null;
         ResultSet rs = null;
         try {

@@ -87,6 +87,29 @@ class UnclosedTest {
         assertFalse(Files.exists(Path.of(file + ".wal")), "the release closed the file cleanly");
     }
 
+    private static void dropDatabaseWithOpenStreamOn(Path file) {
+        DuckDBDatabase db = DuckDBDatabase.builder().file(file).build();
+        IndexedCollection<Car> cars = db.collection(Car.CAR_ID).name("car").build();
+        cars.addAll(Car.firstN(10));
+        // a query's stream and a store iterator left open, never closed
+        Iterator<Integer> rows = db.query("SELECT carId FROM car ORDER BY carId").stream(Integer.class).iterator();
+        assertTrue(rows.hasNext());
+        assertTrue(cars.iterator().hasNext());
+    }
+
+    @Test
+    void aDatabaseDroppedWithOpenResultsGivesUpTheFile() throws Exception {
+        Path file = dir.resolve("dropped-open.duckdb");
+        dropDatabaseWithOpenStreamOn(file);
+        assertTrue(collectUntil(() -> {
+            try (DuckDBDatabase db = DuckDBDatabase.builder().file(file).build()) {
+                return db.collection(Car.CAR_ID).name("car").build().size() == 10;
+            } catch (io.quackjvm.api.DatabaseLockedException e) {
+                return false;
+            }
+        }), "the file can be opened again once the dropped database and its open results were collected");
+    }
+
     @Test
     void aFileDatabaseDroppedWithoutCloseGivesUpTheFile() throws Exception {
         Path file = dir.resolve("dropped-db.duckdb");
