@@ -1,6 +1,5 @@
 package io.quackjvm.storage.columnar;
 
-import io.quackjvm.api.QuackException;
 import io.quackjvm.api.spi.Column;
 import io.quackjvm.api.spi.ColumnarDescription;
 import io.quackjvm.api.spi.ObjectTable;
@@ -168,7 +167,7 @@ final class ColumnarObjectTable<O> implements ObjectTable<O> {
         for (int i = 0; i < s.length; i++) {
             ColumnarDescription.Field<O> f = fields.get(i);
             if (f.name().equalsIgnoreCase(NegativeZeros.MASK) || f.name().equalsIgnoreCase(NegativeZeros.PATHS)) {
-                throw new QuackException("Field '" + f.name() + "' of " + layout.objectType().getName()
+                throw new IllegalArgumentException("Field '" + f.name() + "' of " + layout.objectType().getName()
                         + " has the name of a column the columnar layout keeps for itself; rename it, or use "
                         + "ColumnarLayout.builder to name the columns");
             }
