@@ -21,6 +21,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
+import java.util.function.UnaryOperator;
 
 /**
  * The SQL of the typed aggregates ({@code database.from(collection)}): which relation and column hold an
@@ -76,16 +77,36 @@ public final class AggregateSql<O> {
     private record Statement(String sql, List<Object> params) {
     }
 
-    /** Where an attribute's values are, and in which form. */
-    record Source(String relation, String column, ValueType<?> encoded, Class<?> type, boolean natural) {
+    /**
+     * Where an attribute's values are, and in which form. {@code exact}, for a DOUBLE or FLOAT column of the object
+     * table only: the value with the sign of its zero as the layout restores it, given the qualifier of the
+     * relation ({@link io.quackjvm.api.spi.ObjectTable#sqlValue}).
+     */
+    record Source(String relation, String column, ValueType<?> encoded, Class<?> type, boolean natural,
+                  UnaryOperator<String> exact) {
 
+        Source(String relation, String column, ValueType<?> encoded, Class<?> type, boolean natural) {
+            this(relation, column, encoded, type, natural, null);
+        }
+
+        /**
+         * The value as compared, ordered, grouped and returned. A floating column's is a STRUCT of the value and
+         * whether it is +0.0, so that {@code min}, {@code max}, {@code count(DISTINCT)}, the quantiles and
+         * {@code GROUP BY} tell -0.0 from 0.0 and order it first, as {@code Double.compare} does (DuckDB's
+         * DOUBLE sees them as equal; NaN is the largest value in both). {@link #read} turns it back into a number.
+         */
         String value(String alias) {
-            return alias + "." + column;
+            String raw = alias + "." + column;
+            if (exact == null) {
+                return raw;
+            }
+            return "(CASE WHEN " + raw + " IS NULL THEN NULL ELSE struct_pack(v := " + raw + ", p := (" + raw
+                    + " = 0 AND NOT signbit(" + exact.apply(alias + ".") + "))) END)";
         }
 
         /** The value as a number SQL can add; {@code schema}: where the decoding macros are ({@link SqlViews#schema()}). */
         String number(String alias, String schema) {
-            return encoded == null ? value(alias) : SqlDecode.expression(encoded, value(alias), schema);
+            return encoded == null ? alias + "." + column : SqlDecode.expression(encoded, value(alias), schema);
         }
 
         /** Reads the value at {@code column} of a row into the attribute's Java type. */
@@ -94,7 +115,21 @@ public final class AggregateSql<O> {
             if (v == null) {
                 return null;
             }
+            if (exact != null && v instanceof Map<?, ?> pair) {
+                v = signed((Number) pair.get("v"), Boolean.TRUE.equals(pair.get("p")));
+            }
             return encoded != null ? encoded.decode(v) : SqlValues.convert(v, type, attribute);
+        }
+
+        /** {@code n} with the sign of its zero restored: {@code positiveZero} tells 0.0 from -0.0. */
+        private Object signed(Number n, boolean positiveZero) {
+            if (n.doubleValue() != 0) {
+                return n;
+            }
+            if (n instanceof Float) {
+                return positiveZero ? 0.0f : -0.0f;
+            }
+            return positiveZero ? 0.0 : -0.0;
         }
     }
 
@@ -144,11 +179,13 @@ public final class AggregateSql<O> {
 
     /** The typed column of the object table named as {@code attribute} and holding its type, or {@code null}. */
     private Source column(Attribute<O, ?> attribute) {
-        for (Column c : table.layoutColumns()) {
+        for (Column c : table.valueColumns()) {
             if (c.name().equalsIgnoreCase(attribute.getAttributeName())
                     && naturalType(attribute.getAttributeType(), c.sqlType())) {
-                return new Source(table.sqlName(), CollectionSchema.quote(c.name()), null,
-                        attribute.getAttributeType(), true);
+                Class<?> type = attribute.getAttributeType();
+                UnaryOperator<String> exact = type == Double.class || type == Float.class
+                        ? qualifier -> table.sqlValue(c, qualifier) : null;
+                return new Source(table.sqlName(), CollectionSchema.quote(c.name()), null, type, true, exact);
             }
         }
         return null;

@@ -292,6 +292,27 @@ final class CollectionSchema<O, A> {
         }
     }
 
+    /** Adds the columns the layout asked for and fills them ({@link ObjectTable#fillAddedColumns}), in one transaction. */
+    private void addColumns(PooledConnection c, List<Column> added) throws SQLException {
+        c.begin();
+        try (Statement s = c.connection().createStatement()) {
+            for (Column col : added) {
+                s.execute("ALTER TABLE " + table + " ADD COLUMN " + quote(col.name()) + " " + col.sqlType());
+            }
+            for (String fill : layout.fillAddedColumns(table, added)) {
+                s.execute(fill);
+            }
+        } catch (SQLException | RuntimeException e) {
+            try {
+                c.rollback();
+            } catch (SQLException rollback) {
+                e.addSuppressed(rollback);
+            }
+            throw e;
+        }
+        c.commit();
+    }
+
     private void reconcile(PooledConnection c, String[] found) throws SQLException {
         String objectClass = primaryKey.getObjectType().getName();
         List<String> problems = new ArrayList<>();
@@ -323,7 +344,7 @@ final class CollectionSchema<O, A> {
         }
         List<Column> added;
         try {
-            added = layout.reconcile(existing);
+            added = layout.reconcile(existing, !db.readOnly());
         } catch (IllegalStateException e) {
             throw new QuackException("Collection '" + name + "' in the " + db.describe() + " does not fit class "
                     + objectClass + ": " + e.getMessage(), e);
@@ -331,10 +352,8 @@ final class CollectionSchema<O, A> {
         if (!added.isEmpty()) {
             db.checkWritable("Adding columns " + added + " to collection '" + name + "'");
         }
-        try (Statement s = c.connection().createStatement()) {
-            for (Column col : added) {
-                s.execute("ALTER TABLE " + table + " ADD COLUMN " + quote(col.name()) + " " + col.sqlType());
-            }
+        if (!added.isEmpty()) {
+            addColumns(c, added);
         }
         prepareStatements();
         String stored = storedEncoding(c);

@@ -12,6 +12,7 @@ import io.quackjvm.api.spi.PooledConnection;
 import io.quackjvm.api.spi.ValueType;
 
 import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 
@@ -125,6 +126,37 @@ public final class CollectionTable<O, A> {
     /** The layout's columns as declared (type and compression), for rewriting the table ({@link Compactor}). */
     List<Column> layoutColumns() {
         return schema.layout.columns();
+    }
+
+    /**
+     * The layout's columns that hold a field of the object ({@link ObjectTable#sqlValue} is not {@code null}), in the
+     * table's order: what SQL may read as an attribute's values.
+     */
+    List<Column> valueColumns() {
+        List<Column> all = schema.layout.columns();
+        ValueColumns cached = valueColumns;
+        if (cached != null && cached.of() == all) {
+            return cached.values();
+        }
+        List<Column> out = new ArrayList<>();
+        for (Column c : all) {
+            if (schema.layout.sqlValue(c, "") != null) {
+                out.add(c);
+            }
+        }
+        valueColumns = new ValueColumns(all, List.copyOf(out));
+        return valueColumns.values();
+    }
+
+    /** {@link #valueColumns()} of one list of layout columns (reconciling may replace the list). */
+    private record ValueColumns(List<Column> of, List<Column> values) {
+    }
+
+    private volatile ValueColumns valueColumns;
+
+    /** The SQL value of a field's column as the object holds it ({@link ObjectTable#sqlValue}). */
+    String sqlValue(Column column, String qualifier) {
+        return schema.layout.sqlValue(column, qualifier);
     }
 
     RequestScopes scopes() {

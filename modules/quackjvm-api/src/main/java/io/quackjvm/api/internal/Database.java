@@ -51,6 +51,10 @@ public final class Database implements AutoCloseable {
      * to an in-memory one, because only {@code ATTACH} takes a row group size (it is not a setting).
      */
     static final String CATALOG = "quackjvm";
+    /** DuckDB's setting for how much a streaming result buffers ahead of its reader. */
+    static final String STREAMING_BUFFER = "streaming_buffer_size";
+    /** What an open result buffers ahead unless the user sets {@link #STREAMING_BUFFER}: about one chunk. */
+    static final String DEFAULT_STREAMING_BUFFER = "16KB";
 
     /**
      * Rows per row group in a database file, instead of DuckDB's 122,880. DuckDB skips whole row groups by their
@@ -143,6 +147,13 @@ public final class Database implements AutoCloseable {
         properties.putIfAbsent("autoload_known_extensions", "false");
         // Streaming keeps a large scan from being materialised whole inside DuckDB before Java reads it.
         properties.setProperty("jdbc_stream_results", "true");
+        // How far DuckDB runs a streaming query ahead of the reader. Its default (~1 MB, in practice ~9 MB per
+        // result with 2 threads) is what an open, half-read result holds in native memory; a small buffer keeps
+        // it near the one chunk being read without slowing a full scan (measured in
+        // benchmarks/results/reliability/abandoned-results.md). It is a per-connection setting DuckDB refuses at
+        // open, so it is set on the root connection, whose duplicates inherit it.
+        Object streamingBuffer = properties.remove(STREAMING_BUFFER);
+        String streamingBufferSize = streamingBuffer == null ? DEFAULT_STREAMING_BUFFER : streamingBuffer.toString();
         // DuckDB 1.5.5 bakes column statistics into a prepared statement's plan, and a cached statement re-run
         // after other connections committed new rows answers from the old statistics: a cached
         // "SELECT count(*) FROM t" kept returning 300 after 40 rows were appended and committed, a cached
@@ -191,6 +202,9 @@ public final class Database implements AutoCloseable {
             } else {
                 resources.root(DriverManager.getConnection("jdbc:duckdb:", properties), file == null ? "memory"
                         : CATALOG);
+                try (Statement s = resources.root.createStatement()) {
+                    s.execute("SET " + STREAMING_BUFFER + " = '" + streamingBufferSize.replace("'", "''") + "'");
+                }
             }
             if (file != null) {
                 try (Statement s = resources.root.createStatement()) {

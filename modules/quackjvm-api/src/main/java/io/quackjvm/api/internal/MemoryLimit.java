@@ -46,7 +46,9 @@ public final class MemoryLimit {
                 + "default 80% of RAM). Table data is spilled to temporary files, but the primary-key index and the "
                 + "working memory of running statements are not, so the limit must leave room for them: raise "
                 + "memoryLimit (see docs/tuning.md for measured minimums), or lower property(\"threads\", ...) so "
-                + "fewer statements' buffers are held at once. DuckDB said: " + detail
+                + "fewer statements' buffers are held at once; close results and iterators you no longer read (each "
+                + "open one holds about a chunk of DuckDB memory until it is closed, or until the JVM collects it "
+                + "when it was dropped). DuckDB said: " + detail
                 + (sql == null ? "" : " SQL: " + sql);
     }
 }

@@ -8,7 +8,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Everything of one database that outlives the call that opened it and holds a pooled connection: streaming
@@ -18,11 +17,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   <li>{@link Database#close()} releases whatever is still registered, so that closing always closes the
  *   database and releases its file, even when the application forgot a result;</li>
  *   <li>a cursor the application dropped without closing is released when the garbage collector finds it
- *   (a {@link Cleaner}), so its native memory (DuckDB's pipeline, Arrow buffers) does not stay for ever;</li>
- *   <li>because DuckDB's native memory is invisible to the Java heap, many dropped cursors would not make the
- *   collector run: each {@link #SOFT_LIMIT} cursors opened beyond those open at the last request, a garbage
- *   collection is requested, as the JDK itself does when direct buffers reach their limit.</li>
+ *   (a {@link Cleaner}), so its native memory (DuckDB's pipeline, Arrow buffers) does not stay for ever.</li>
  * </ul>
+ * It never asks for a garbage collection: what keeps dropped cursors bounded between collections is that an open
+ * cursor holds little native memory (each connection streams through a small buffer, see {@link Database}), and
+ * that reading a cursor allocates on the Java heap, so the collector runs as the application reads. An
+ * application that keeps many cursors open on purpose therefore pays only their native memory, nothing more.
  * Thread-safe.
  */
 final class OpenResources {
@@ -30,18 +30,9 @@ final class OpenResources {
     private static final Logger LOG = LoggerFactory.getLogger(OpenResources.class);
     /** One daemon thread for the whole library. */
     private static final Cleaner CLEANER = Cleaner.create();
-    /**
-     * How many cursors may be opened beyond those open at the last collection request before the next one: a
-     * cursor dropped half-read over 100k objects holds ~7.5 MB of native memory, so this bounds what dropped
-     * cursors hold to a few hundred MB, while an application that keeps many cursors open on purpose causes one
-     * request per this many new cursors, not one per cursor.
-     */
-    static final int SOFT_LIMIT = 32;
 
     private final Set<Held> held = ConcurrentHashMap.newKeySet();
     private final boolean recordOrigins;
-    /** Open cursors beyond which the next registration requests a garbage collection. */
-    private final AtomicInteger threshold = new AtomicInteger(SOFT_LIMIT);
 
     OpenResources(boolean recordOrigins) {
         this.recordOrigins = recordOrigins;
@@ -72,7 +63,6 @@ final class OpenResources {
             }
             released = true;
             registry.held.remove(this);
-            registry.lowerThreshold();
             free();
         }
 
@@ -87,7 +77,6 @@ final class OpenResources {
             }
             released = true;
             registry.held.remove(this);
-            registry.lowerThreshold();
             return true;
         }
 
@@ -122,21 +111,6 @@ final class OpenResources {
         this.held.add(held);
         if (owner != null) {
             CLEANER.register(owner, held);
-            int open = this.held.size();
-            int limit = threshold.get();
-            if (open > limit && threshold.compareAndSet(limit, open + SOFT_LIMIT)) {
-                LOG.debug("{} quackjvm results are open; asking the JVM to collect dropped ones", open);
-                System.gc();
-            }
-        }
-    }
-
-    /** Once cursors were released, the next request comes {@link #SOFT_LIMIT} cursors above those still open. */
-    private void lowerThreshold() {
-        int limit = threshold.get();
-        int wanted = Math.max(SOFT_LIMIT, held.size() + SOFT_LIMIT);
-        if (wanted < limit) {
-            threshold.compareAndSet(limit, wanted);
         }
     }
 

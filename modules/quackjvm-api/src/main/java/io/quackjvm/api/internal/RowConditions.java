@@ -145,17 +145,20 @@ final class RowConditions {
         if (sqlType == null || !"columnar".equals(table.layoutName()) || !(attribute instanceof SimpleAttribute)) {
             return null;
         }
-        String column = null;
-        for (Column c : table.layoutColumns()) {
+        Column found = null;
+        for (Column c : table.valueColumns()) {
             if (c.name().equals(attribute.getAttributeName()) && c.sqlType().toUpperCase(Locale.ROOT).equals(sqlType)) {
-                column = CollectionSchema.quote(c.name());
+                found = c;
             }
         }
-        if (column == null) {
+        if (found == null) {
             return null;
         }
+        // The column compares values; the sign of a zero is read from the value as the layout restores it (a
+        // checkpoint may store either sign in the column itself).
+        Zero column = new Zero(CollectionSchema.quote(found.name()), table.sqlValue(found, ""));
         if (query instanceof Has) {
-            return new SqlPredicate(column + " IS NOT NULL", List.of());
+            return new SqlPredicate(column.column() + " IS NOT NULL", List.of());
         }
         if (query instanceof Equal<?, ?> q) {
             return equal(column, type, q.getValue());
@@ -193,47 +196,58 @@ final class RowConditions {
     }
 
     /** {@code column} equals {@code value} as {@code Double.equals} / {@code Float.equals} say. */
-    private static SqlPredicate equal(String column, Class<?> type, Object value) {
+    private static SqlPredicate equal(Zero column, Class<?> type, Object value) {
         if (!type.isInstance(value)) {
             return null;
         }
         double d = ((Number) value).doubleValue();
         if (Double.isNaN(d)) {
-            return new SqlPredicate("isnan(" + column + ")", List.of());
+            return new SqlPredicate("isnan(" + column.column() + ")", List.of());
         }
         if (d == 0.0) {
-            return new SqlPredicate("(" + column + " = 0 AND " + (negative(d) ? "" : "NOT ") + "signbit(" + column
-                    + "))", List.of());
+            return new SqlPredicate("(" + column.column() + " = 0 AND " + (negative(d) ? "" : "NOT ")
+                    + column.negative() + ")", List.of());
         }
-        return new SqlPredicate(column + " = ?", List.of(value));
+        return new SqlPredicate(column.column() + " = ?", List.of(value));
     }
 
     /**
      * {@code column} above ({@code lower}) or below {@code value}, inclusive or not, in Java's {@code compareTo}
      * order: DuckDB's comparison already puts NaN last; only a zero bound differs, where -0.0 < 0.0 in Java.
      */
-    private static SqlPredicate bound(String column, Class<?> type, Object value, boolean inclusive, boolean lower) {
+    private static SqlPredicate bound(Zero column, Class<?> type, Object value, boolean inclusive, boolean lower) {
         if (!type.isInstance(value)) {
             return null;
         }
         double d = ((Number) value).doubleValue();
         String op = (lower ? ">" : "<") + (inclusive ? "=" : "");
         if (d != 0.0) {
-            return new SqlPredicate(column + " " + op + " ?", List.of(value));
+            return new SqlPredicate(column.column() + " " + op + " ?", List.of(value));
         }
         // A zero bound: DuckDB sees both zeros as equal to it; Java keeps exactly one of them, both, or neither.
         boolean negative = negative(d);
         boolean keepsNegativeZero = lower ? (negative && inclusive) : (inclusive || !negative);
         boolean keepsPositiveZero = lower ? (inclusive || negative) : (!negative && inclusive);
-        String strict = column + " " + (lower ? ">" : "<") + " 0";
+        String strict = column.column() + " " + (lower ? ">" : "<") + " 0";
         if (keepsNegativeZero && keepsPositiveZero) {
-            return new SqlPredicate(column + " " + (lower ? ">=" : "<=") + " 0", List.of());
+            return new SqlPredicate(column.column() + " " + (lower ? ">=" : "<=") + " 0", List.of());
         }
         if (!keepsNegativeZero && !keepsPositiveZero) {
             return new SqlPredicate(strict, List.of());
         }
-        return new SqlPredicate("(" + strict + " OR (" + column + " = 0 AND " + (keepsNegativeZero ? "" : "NOT ")
-                + "signbit(" + column + ")))", List.of());
+        return new SqlPredicate("(" + strict + " OR (" + column.column() + " = 0 AND "
+                + (keepsNegativeZero ? "" : "NOT ") + column.negative() + "))", List.of());
+    }
+
+    /**
+     * A DOUBLE or FLOAT column: {@code column} its quoted name, {@code exact} the value with the sign of its zero as
+     * the layout restores it ({@link io.quackjvm.api.spi.ObjectTable#sqlValue}).
+     */
+    private record Zero(String column, String exact) {
+        /** TRUE when the value is negative (for a zero: -0.0). */
+        String negative() {
+            return "signbit(" + exact + ")";
+        }
     }
 
     private static boolean negative(double zero) {

@@ -46,7 +46,15 @@ final class SharedEngine {
             Properties own = new Properties();
             own.putAll(settings);
             own.setProperty("temp_directory", SpillDirectory.ofProcess().resolve("shared").toString());
-            instance = new SharedEngine(DriverManager.getConnection("jdbc:duckdb:", own).unwrap(DuckDBConnection.class));
+            DuckDBConnection root = DriverManager.getConnection("jdbc:duckdb:", own).unwrap(DuckDBConnection.class);
+            try (Statement s = root.createStatement()) {
+                // the library's default; a database asking for another gets an instance of its own
+                s.execute("SET " + Database.STREAMING_BUFFER + " = '" + Database.DEFAULT_STREAMING_BUFFER + "'");
+            } catch (SQLException | RuntimeException e) {
+                root.close();
+                throw e;
+            }
+            instance = new SharedEngine(root);
             LOG.debug("Started the DuckDB instance shared by in-memory databases");
         }
         return instance;

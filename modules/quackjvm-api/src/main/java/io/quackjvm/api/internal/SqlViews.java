@@ -21,7 +21,8 @@ import java.util.StringJoiner;
  * the databases sharing the engine never see each other's views) that the query API puts first on a connection's
  * search path for the time of one query, so that {@code FROM car} finds the view and not
  * the physical table of the same name. A view holds the primary key decoded and named after the key attribute,
- * every typed (non-BLOB) column of the object table under its own name (the fields of a columnar collection),
+ * every typed (non-BLOB) column of the object table that holds a field, under its own name and as the layout says
+ * SQL sees it ({@code ObjectTable.sqlValue}: the fields of a columnar collection, zeros with their sign),
  * and every attribute with a {@code DuckDBIndex} that is not already a column: a single-valued one as a column of
  * its natural type, a multi-valued one as a LIST of its values in order. Values are decoded from their stored form
  * by {@link SqlDecode}.
@@ -129,10 +130,10 @@ public final class SqlViews {
         StringJoiner select = new StringJoiner(", ");
         StringBuilder from = new StringBuilder(" FROM " + prefix + t.sqlName() + " o");
         Set<String> names = new HashSet<>();
-        List<String> typed = new ArrayList<>();
-        for (Column col : t.layoutColumns()) {
+        List<Column> typed = new ArrayList<>();
+        for (Column col : t.valueColumns()) {
             if (!col.sqlType().equalsIgnoreCase("BLOB")) {
-                typed.add(col.name());
+                typed.add(col);
                 names.add(col.name().toLowerCase(Locale.ROOT));
             }
         }
@@ -142,8 +143,9 @@ public final class SqlViews {
                     + CollectionSchema.quote(keyName));
             names.add(keyName.toLowerCase(Locale.ROOT));
         }
-        for (String col : typed) {
-            select.add("o." + CollectionSchema.quote(col));
+        for (Column col : typed) {
+            // The value as the object holds it: a layout may restore what the column alone does not keep.
+            select.add(t.sqlValue(col, "o.") + " AS " + CollectionSchema.quote(col.name()));
         }
         int i = 0;
         for (IndexTable<?, ?> index : t.indexTables()) {

@@ -130,6 +130,21 @@ final class StoredRows<O> implements ObjectTable<O> {
     }
 
     @Override
+    public List<Column> reconcile(List<Column> existing, boolean writable) {
+        return layout.reconcile(existing, writable);
+    }
+
+    @Override
+    public List<String> fillAddedColumns(String table, List<Column> added) {
+        return layout.fillAddedColumns(table, added);
+    }
+
+    @Override
+    public String sqlValue(Column column, String qualifier) {
+        return layout.sqlValue(column, qualifier);
+    }
+
+    @Override
     public String reconcileEncoding(String stored, boolean created) {
         return layout.reconcileEncoding(stored, created);
     }

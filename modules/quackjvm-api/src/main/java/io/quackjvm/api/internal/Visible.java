@@ -80,7 +80,7 @@ record Visible(String from, String value, ValueType<?> valueType, String encodin
         if (sqlType == null) {
             return null;
         }
-        for (Column c : table.layoutColumns()) {
+        for (Column c : table.valueColumns()) {
             if (c.name().equals(attribute.getAttributeName()) && c.sqlType().equalsIgnoreCase(sqlType)) {
                 boolean string = attribute.getAttributeType() == String.class;
                 ValueType<?> type = string ? null : ValueType.of(attribute.getAttributeType());

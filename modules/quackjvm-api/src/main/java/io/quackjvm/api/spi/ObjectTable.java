@@ -92,6 +92,46 @@ public interface ObjectTable<O> {
     }
 
     /**
+     * As {@link #reconcile(List)}, told whether the file may be written. The engine calls this one. A layout that
+     * keeps bookkeeping columns of its own (columns {@link #sqlValue} says hold no field) may go without one the
+     * table lacks when the file is read-only, instead of returning it to be added, which a read-only file refuses.
+     * The default calls {@link #reconcile(List)}.
+     *
+     * @param writable whether the engine may add columns to the table and fill them
+     */
+    default List<Column> reconcile(List<Column> existing, boolean writable) {
+        return reconcile(existing);
+    }
+
+    /**
+     * Statements that give the rows already stored their values of columns that {@link #reconcile} returned, run
+     * right after the engine added them, in the same transaction (so a failure leaves the table as it was). The
+     * default runs none: added columns hold NULL in the rows already stored.
+     *
+     * @param table the quoted name of the object table
+     * @param added the columns just added, as {@link #reconcile} returned them
+     */
+    default List<String> fillAddedColumns(String table, List<Column> added) {
+        return List.of();
+    }
+
+    /**
+     * The SQL expression of the value that {@code column} holds for the object in a row of the table, as SQL should
+     * see it (the SQL views of {@code database.query}, the typed aggregates, conditions on the row), or
+     * {@code null} when the column holds no field of the object (bookkeeping: a row copy, a record of values
+     * DuckDB's type does not keep). A layout whose stored value differs from the object's (DuckDB's FLOAT and
+     * DOUBLE columns may lose the sign of a zero, which the layout records elsewhere) returns the expression that
+     * restores it. The default: the column itself.
+     *
+     * @param column    one of {@link #columns()}
+     * @param qualifier prefixed to every column name the expression reads: a table alias and a dot ({@code "o."}),
+     *                  or empty
+     */
+    default String sqlValue(Column column, String qualifier) {
+        return qualifier + '"' + column.name() + '"';
+    }
+
+    /**
      * Reconciles the layout's own record of how it encodes objects with the record kept in the file, for a layout
      * whose encoding depends on the shape of the class (its fields) rather than on the table's columns alone. The
      * engine keeps the returned text next to the collection in the file's metadata and hands it back here the next

@@ -69,7 +69,7 @@ class OpenResourcesTest {
         OpenResources registry = new OpenResources(false);
         AtomicInteger freed = new AtomicInteger();
         List<Object> kept = new ArrayList<>();
-        int dropped = OpenResources.SOFT_LIMIT * 3;
+        int dropped = 96;
         for (int i = 0; i < dropped; i++) {
             registry.register(new Counted(registry, freed), new Object());
         }

@@ -422,6 +422,11 @@ final class Codecs {
             this.element = element;
         }
 
+        /** The codec of the elements. */
+        Codec element() {
+            return element;
+        }
+
         @Override
         Object toSql(Object v) {
             Collection<?> values = (Collection<?>) v;
@@ -466,6 +471,16 @@ final class Codecs {
             for (int i = 0; i < fields.length; i++) {
                 names[i] = layout.fields().get(i).name();
             }
+        }
+
+        /** The STRUCT's field names, in order. */
+        String[] names() {
+            return names;
+        }
+
+        /** The codecs of the STRUCT's fields, in order. */
+        Codec[] fields() {
+            return fields;
         }
 
         private static Codec[] describe(ColumnarDescription<?> layout, Set<Class<?>> visiting) {

@@ -84,7 +84,6 @@ class ColumnarRoundTripTest {
         try (DuckDBPersistence<Everything, Integer> p = open(file, reader)) {
             IndexedCollection<Everything> c = new ConcurrentIndexedCollection<>(p);
             c.addAll(bulk); // Appender path
-            g.signedZeroInLists = false; // see Generator.signedZeroInLists
             for (int id = 1500; id < 1560; id++) {
                 Everything e = g.next(id);
                 c.add(e); // prepared-statement path

@@ -30,11 +30,6 @@ final class Generator {
     static final LocalDate MAX_DATE = LocalDate.ofEpochDay(2_147_483_646L);
 
     private final Random r;
-    /**
-     * Known limitation: DuckDB 1.5.5's INSERT OR IGNORE (the single-object write path) turns -0.0 inside a LIST into
-     * 0.0; the Appender keeps it. Objects written one at a time therefore carry no -0.0 inside lists.
-     */
-    boolean signedZeroInLists = true;
 
     Generator(long seed) {
         this.r = new Random(seed);
@@ -87,8 +82,7 @@ final class Generator {
     }
 
     private double listDouble() {
-        double d = dbl();
-        return !signedZeroInLists && Double.compare(d, -0.0) == 0 ? 0.0 : d;
+        return dbl();
     }
 
     long lng() {

@@ -88,8 +88,10 @@ class CloseTest {
     @Test
     void hundredsOfAbandonedHalfReadResultsLeaveCompactCloseAndReopenWorking() {
         Path file = dir.resolve("leaky.duckdb");
+        // Each dropped result holds DuckDB memory until the JVM happens to collect it (the library never forces a
+        // collection), so the limit leaves room for all 300 at once.
         try (DuckDBPersistence<Car, Integer> p = DuckDBPersistence.builder(Car.CAR_ID).file(file)
-                .memoryLimit("256MB").build()) {
+                .memoryLimit("1GB").build()) {
             IndexedCollection<Car> cars = new ConcurrentIndexedCollection<>(p);
             cars.addIndex(DuckDBIndex.onAttribute(Car.PRICE));
             cars.addAll(Car.firstN(20_000));
