@@ -196,9 +196,8 @@ final class CollectionSchema<O, A> {
      * when first needed (a second collection in the database, {@link Database#ensureMetadata}), with this
      * collection's row ({@link #metadataRow()}); an index creates the index metadata itself. A new in-memory
      * database holds nothing to look up, and nothing but this process writes it. Creating the two metadata
-     * tables and the row cost ~0.7 ms of the ~0.9 ms of the whole (raw DuckDB, one transaction), most of opening a
-     * small in-memory collection. The table is created on the database's root connection
-     * ({@link Database#executeOnRoot}), so no pooled connection is lent for it.
+     * tables and the row was most of the cost of opening a small in-memory collection. The table is created on the
+     * database's root connection ({@link Database#executeOnRoot}), so no pooled connection is lent for it.
      */
     void createFirstInMemory() throws SQLException {
         String row = metadataRow();

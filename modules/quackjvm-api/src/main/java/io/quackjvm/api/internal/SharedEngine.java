@@ -13,9 +13,10 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The one DuckDB instance that the in-memory databases of this process share when they ask for nothing of their
- * own (no memory limit, no DuckDB property). Starting a DuckDB instance costs ~7 ms and, with DuckDB's default
- * {@code threads}, a worker thread per core beyond the first, for as long as it is open; an empty in-memory catalog
- * {@code ATTACH}ed to a running instance costs ~0.1 ms and no thread. So each such database is a catalog of its
+ * own (no memory limit, no DuckDB property). Starting a DuckDB instance costs milliseconds and, with DuckDB's
+ * default {@code threads}, a worker thread per core beyond the first, for as long as it is open; an empty in-memory
+ * catalog {@code ATTACH}ed to a running instance costs a fraction of that and no thread
+ * (benchmarks/results/many-collections/). So each such database is a catalog of its
  * own ({@code quackjvm_mem_<n>}): its tables, metadata and SQL views live there, every connection of it is switched
  * to it with {@code USE}, and closing it {@code DETACH}es it, which frees its memory. Catalogs keep their
  * collections apart by name; DuckDB keeps one transaction manager per attached database, so a write, a checkpoint
