@@ -336,15 +336,25 @@ public final class Worker {
         if (mode == Mode.TINY) {
             return;
         }
+        settledRssMb(20);
+    }
+
+    /**
+     * RSS once it has settled: {@link #rssMb()} read every 250 ms until two reads differ by less than 1% (or 1 MB),
+     * at most {@code reads} times after the first; the last read when it never settles. Collect garbage first: G1
+     * gives uncommitted heap back to the OS from a background thread after a collection.
+     */
+    public static double settledRssMb(int reads) throws InterruptedException {
         double last = rssMb();
-        for (int i = 0; i < 20; i++) {
+        for (int i = 0; i < reads; i++) {
             Thread.sleep(250);
             double now = rssMb();
             if (Math.abs(now - last) < Math.max(1.0, last * 0.01)) {
-                return;
+                return now;
             }
             last = now;
         }
+        return last;
     }
 
     static double heapMb() {

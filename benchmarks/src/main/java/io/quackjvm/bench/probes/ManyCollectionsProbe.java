@@ -166,16 +166,7 @@ public final class ManyCollectionsProbe {
         System.gc();
         Thread.sleep(100);
         System.gc();
-        double last = Worker.rssMb();
-        for (int i = 0; i < 12; i++) {
-            Thread.sleep(250);
-            double now = Worker.rssMb();
-            if (Math.abs(now - last) < Math.max(1.0, last * 0.01)) {
-                return now;
-            }
-            last = now;
-        }
-        return last;
+        return Worker.settledRssMb(12);
     }
 
     private static void leftOpen(StringBuilder md, int open, int own) throws Exception {

@@ -68,15 +68,6 @@ public final class MemoryPhases {
             System.gc();
             Thread.sleep(100);
         }
-        double last = Worker.rssMb();
-        for (int i = 0; i < 20; i++) {
-            Thread.sleep(250);
-            double now = Worker.rssMb();
-            if (Math.abs(now - last) < Math.max(1.0, last * 0.01)) {
-                return now;
-            }
-            last = now;
-        }
-        return last;
+        return Worker.settledRssMb(20);
     }
 }
