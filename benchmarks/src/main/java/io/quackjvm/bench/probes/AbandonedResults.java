@@ -39,10 +39,10 @@ public final class AbandonedResults {
     }
 
     public static void main(String[] args) throws Exception {
-        int n = args.length > 0 ? Integer.parseInt(args[0]) : 100_000;
-        int k = args.length > 1 ? Integer.parseInt(args[1]) : 400;
-        int d = args.length > 2 ? Integer.parseInt(args[2]) : 2_000;
-        Path out = Path.of(args.length > 3 ? args[3] : "results/reliability");
+        int n = ProbeReport.intArg(args, 0, 100_000);
+        int k = ProbeReport.intArg(args, 1, 400);
+        int d = ProbeReport.intArg(args, 2, 2_000);
+        Path out = Path.of(ProbeReport.arg(args, 3, "results/reliability"));
         Path dir = Files.createTempDirectory("quackjvm-abandoned");
         StringBuilder report = new StringBuilder();
         report.append("# Open and dropped half-read results\n\n")
