@@ -1,22 +1,20 @@
 package io.quackjvm.bench.probes;
 
-import com.googlecode.cqengine.ConcurrentIndexedCollection;
-import com.googlecode.cqengine.IndexedCollection;
 import com.googlecode.cqengine.attribute.SimpleAttribute;
-import com.googlecode.cqengine.persistence.Persistence;
 import com.googlecode.cqengine.query.option.QueryOptions;
 
 import java.lang.management.ManagementFactory;
 import java.lang.reflect.Array;
-import java.net.URL;
-import java.net.URLClassLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.SplittableRandom;
+
+import static io.quackjvm.bench.probes.Checkout.median;
+import static io.quackjvm.bench.probes.Checkout.round1;
 
 /**
  * What recording negative zeros costs a columnar collection of doubles that holds none: two built checkouts in one
@@ -58,34 +56,14 @@ public final class NegativeZeroCost {
     }
 
     public static void main(String[] args) throws Exception {
-        Path a = null;
-        Path b = null;
-        int objects = 200_000;
-        int rounds = 7;
-        int adds = 2_000;
-        Path out = null;
-        for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
-                case "--a" -> a = Path.of(args[++i]);
-                case "--b" -> b = Path.of(args[++i]);
-                case "--objects" -> objects = Integer.parseInt(args[++i]);
-                case "--rounds" -> rounds = Integer.parseInt(args[++i]);
-                case "--adds" -> adds = Integer.parseInt(args[++i]);
-                case "--out" -> out = Path.of(args[++i]);
-                default -> throw new IllegalArgumentException("Unknown argument " + args[i]);
-            }
-        }
-        if (a == null || b == null) {
-            throw new IllegalArgumentException("--a and --b name the two built checkouts");
-        }
-        Build[] builds = {new Build("a", a), new Build("b", b)};
-        Path dir = Files.createTempDirectory("quackjvm-negative-zero-cost-");
-        StringBuilder report = new StringBuilder();
-        report.append("# Negative-zero record: cost on doubles without -0.0, two builds in one JVM\n\n")
-                .append(Instant.now()).append(", load average ").append(loadAverage()).append(", Java ")
-                .append(System.getProperty("java.version")).append("\n\n- a: ").append(a).append("\n- b: ").append(b)
-                .append("\n- ").append(objects).append(" objects per load, ").append(adds)
-                .append(" single adds, ").append(rounds).append(" rounds (plus one warm-up round, not counted)\n\n");
+        Checkout.Comparison run = new Checkout.Comparison(args,
+                Map.of("--objects", 200_000, "--rounds", 7, "--adds", 2_000), MODULES, "quackjvm-negative-zero-cost-",
+                "Negative-zero record: cost on doubles without -0.0, two builds in one JVM");
+        int objects = run.number("--objects");
+        int rounds = run.number("--rounds");
+        int adds = run.number("--adds");
+        run.report.append("\n- ").append(objects).append(" objects per load, ").append(adds).append(" single adds, ")
+                .append(rounds).append(" rounds (plus one warm-up round, not counted)\n\n");
 
         List<Sample> load = samples(0, objects);
         List<Sample> extra = samples(objects, adds);
@@ -102,18 +80,18 @@ public final class NegativeZeroCost {
         for (int round = -1; round < rounds; round++) {
             for (int k = 0; k < 2; k++) {
                 int side = (round + 1 + k) % 2;
-                Build build = builds[side];
-                Path file = dir.resolve("cost-" + build.name + "-" + round + ".duckdb");
-                try (Opened o = build.open(file, false)) {
+                Checkout build = run.builds[side];
+                Path file = run.dir.resolve("cost-" + build.name + "-" + round + ".duckdb");
+                try (Checkout.Opened<Sample> o = open(build, file, false)) {
                     long c0 = cpu();
                     long t0 = System.nanoTime();
-                    o.samples.addAll(load);
+                    o.collection.addAll(load);
                     double ms = (System.nanoTime() - t0) / 1e6;
                     double cpuMs = (cpu() - c0) / 1e6;
                     long c1 = cpu();
                     long t1 = System.nanoTime();
                     for (Sample s : extra) {
-                        o.samples.add(s);
+                        o.collection.add(s);
                     }
                     double us = (System.nanoTime() - t1) / 1e3 / adds;
                     double cpuUs = (cpu() - c1) / 1e3 / adds;
@@ -125,12 +103,12 @@ public final class NegativeZeroCost {
                     }
                 }
                 for (boolean jdbcOnly : new boolean[] {false, true}) {
-                    try (Opened o = build.open(file, jdbcOnly)) {
+                    try (Checkout.Opened<Sample> o = open(build, file, jdbcOnly)) {
                         long c0 = cpu();
                         long t0 = System.nanoTime();
                         double sum = 0;
                         int n = 0;
-                        for (Sample s : o.samples) {
+                        for (Sample s : o.collection) {
                             sum += s.price();
                             n++;
                         }
@@ -148,6 +126,7 @@ public final class NegativeZeroCost {
                 Files.deleteIfExists(file);
             }
         }
+        StringBuilder report = run.report;
         report.append("| measure | a | b | b ÷ a |\n|---|--:|--:|--:|\n");
         row(report, "addAll of " + objects + " into a fresh file, ms (median)", median(loadMs[0]), median(loadMs[1]));
         row(report, "addAll, objects/s (median)", objects / median(loadMs[0]) * 1e3,
@@ -170,76 +149,26 @@ public final class NegativeZeroCost {
         each(report, "single add CPU µs", addCpuUs);
         each(report, "read Arrow CPU ms", readArrowCpuMs);
         each(report, "read JDBC CPU ms", readJdbcCpuMs);
-        report.append("\nload average at the end ").append(loadAverage()).append('\n');
-        System.out.print(report);
-        if (out != null) {
-            Files.writeString(out, report);
-        }
+        run.finish();
     }
 
-    /** One checkout's modules, loaded on their own. */
-    private static final class Build {
-        final String name;
-        final ClassLoader loader;
-
-        Build(String name, Path checkout) throws Exception {
-            this.name = name;
-            List<URL> urls = new ArrayList<>();
-            for (String m : MODULES) {
-                Path classes = checkout.resolve("modules").resolve(m).resolve("target/classes");
-                if (!Files.isDirectory(classes)) {
-                    throw new IllegalArgumentException(classes + " is missing: build the checkout first");
-                }
-                urls.add(classes.toUri().toURL());
+    /**
+     * {@code DuckDBPersistence.builder(Sample.ID).file(file).columnarLayout(ColumnarLayout.ofRecord(Sample.class))}
+     * of {@code build}, with the JDBC reader alone when {@code jdbcOnly}.
+     */
+    private static Checkout.Opened<Sample> open(Checkout build, Path file, boolean jdbcOnly) throws Exception {
+        return build.open(Sample.ID, file, (b, builder) -> {
+            Class<?> layoutType = b.type("io.quackjvm.api.ColumnarLayout");
+            Object layout = layoutType.getMethod("ofRecord", Class.class).invoke(null, Sample.class);
+            builder.getClass().getMethod("columnarLayout", layoutType).invoke(builder, layout);
+            if (jdbcOnly) {
+                Class<?> provider = b.type("io.quackjvm.api.spi.ResultReaderProvider");
+                Object jdbc = b.type("io.quackjvm.reader.jdbc.JdbcReaderProvider").getConstructor().newInstance();
+                Object providers = Array.newInstance(provider, 1);
+                Array.set(providers, 0, jdbc);
+                builder.getClass().getMethod("resultReaders", providers.getClass()).invoke(builder, providers);
             }
-            this.loader = new URLClassLoader(urls.toArray(URL[]::new), NegativeZeroCost.class.getClassLoader());
-        }
-
-        /**
-         * {@code DuckDBPersistence.builder(Sample.ID).file(file).columnarLayout(ColumnarLayout.ofRecord(Sample.class))}
-         * of this build, with the JDBC reader alone when {@code jdbcOnly}.
-         */
-        @SuppressWarnings("unchecked")
-        Opened open(Path file, boolean jdbcOnly) throws Exception {
-            Thread t = Thread.currentThread();
-            ClassLoader before = t.getContextClassLoader();
-            t.setContextClassLoader(loader); // the library finds its providers through ServiceLoader
-            try {
-                Class<?> type = Class.forName("io.quackjvm.api.DuckDBPersistence", true, loader);
-                Class<?> layoutType = Class.forName("io.quackjvm.api.ColumnarLayout", true, loader);
-                Object builder = type.getMethod("builder", SimpleAttribute.class).invoke(null, Sample.ID);
-                builder.getClass().getMethod("file", Path.class).invoke(builder, file);
-                Object layout = layoutType.getMethod("ofRecord", Class.class).invoke(null, Sample.class);
-                builder.getClass().getMethod("columnarLayout", layoutType).invoke(builder, layout);
-                if (jdbcOnly) {
-                    Class<?> provider = Class.forName("io.quackjvm.api.spi.ResultReaderProvider", true, loader);
-                    Object jdbc = Class.forName("io.quackjvm.reader.jdbc.JdbcReaderProvider", true, loader)
-                            .getConstructor().newInstance();
-                    Object providers = Array.newInstance(provider, 1);
-                    Array.set(providers, 0, jdbc);
-                    builder.getClass().getMethod("resultReaders", providers.getClass()).invoke(builder, providers);
-                }
-                Object persistence = builder.getClass().getMethod("build").invoke(builder);
-                return new Opened((Persistence<Sample, Integer>) persistence);
-            } finally {
-                t.setContextClassLoader(before);
-            }
-        }
-    }
-
-    private static final class Opened implements AutoCloseable {
-        final Persistence<Sample, Integer> persistence;
-        final IndexedCollection<Sample> samples;
-
-        Opened(Persistence<Sample, Integer> persistence) {
-            this.persistence = persistence;
-            this.samples = new ConcurrentIndexedCollection<>(persistence);
-        }
-
-        @Override
-        public void close() throws Exception {
-            ((AutoCloseable) persistence).close();
-        }
+        });
     }
 
     private static void row(StringBuilder r, String what, double a, double b) {
@@ -256,24 +185,6 @@ public final class NegativeZeroCost {
     private static long cpu() {
         return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
                 .getProcessCpuTime();
-    }
-
-    private static double median(double[] values) {
-        double[] s = values.clone();
-        Arrays.sort(s);
-        return s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-    }
-
-    private static double[] round1(double[] values) {
-        return Arrays.stream(values).map(v -> Math.round(v * 10) / 10.0).toArray();
-    }
-
-    private static String loadAverage() {
-        try {
-            return Files.readString(Path.of("/proc/loadavg")).trim().split(" ")[0];
-        } catch (Exception e) {
-            return "unknown";
-        }
     }
 
     private NegativeZeroCost() {

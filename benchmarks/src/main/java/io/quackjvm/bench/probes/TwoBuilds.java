@@ -1,23 +1,18 @@
 package io.quackjvm.bench.probes;
 
-import com.googlecode.cqengine.ConcurrentIndexedCollection;
-import com.googlecode.cqengine.IndexedCollection;
-import com.googlecode.cqengine.attribute.SimpleAttribute;
-import com.googlecode.cqengine.persistence.Persistence;
 import io.quackjvm.bench.model.Car;
 import io.quackjvm.bench.model.CarGenerator;
 
-import java.net.URL;
-import java.net.URLClassLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.SplittableRandom;
 
 import static com.googlecode.cqengine.query.QueryFactory.equal;
+import static io.quackjvm.bench.probes.Checkout.median;
+import static io.quackjvm.bench.probes.Checkout.round1;
 
 /**
  * The library of two checkouts in one JVM, interleaved: each checkout's modules in a class loader of their own over
@@ -37,45 +32,25 @@ public final class TwoBuilds {
             "quackjvm-reader-jdbc", "quackjvm-concurrency", "quackjvm-index");
 
     public static void main(String[] args) throws Exception {
-        Path a = null;
-        Path b = null;
-        int objects = 1_000_000;
-        int loads = 6;
-        int loadObjects = 200_000;
-        int lookups = 20_000;
-        Path out = null;
-        for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
-                case "--a" -> a = Path.of(args[++i]);
-                case "--b" -> b = Path.of(args[++i]);
-                case "--objects" -> objects = Integer.parseInt(args[++i]);
-                case "--loads" -> loads = Integer.parseInt(args[++i]);
-                case "--load-objects" -> loadObjects = Integer.parseInt(args[++i]);
-                case "--lookups" -> lookups = Integer.parseInt(args[++i]);
-                case "--out" -> out = Path.of(args[++i]);
-                default -> throw new IllegalArgumentException("Unknown argument " + args[i]);
-            }
-        }
-        if (a == null || b == null) {
-            throw new IllegalArgumentException("--a and --b name the two built checkouts");
-        }
-        Build[] builds = {new Build("a", a), new Build("b", b)};
-        Path dir = Files.createTempDirectory("quackjvm-two-builds-");
-        StringBuilder report = new StringBuilder();
-        report.append("# Two builds in one JVM, interleaved\n\n")
-                .append(Instant.now()).append(", load average ").append(loadAverage()).append(", Java ")
-                .append(System.getProperty("java.version")).append("\n\n- a: ").append(a).append("\n- b: ").append(b)
-                .append("\n\n");
+        Checkout.Comparison run = new Checkout.Comparison(args,
+                Map.of("--objects", 1_000_000, "--loads", 6, "--load-objects", 200_000, "--lookups", 20_000), MODULES,
+                "quackjvm-two-builds-", "Two builds in one JVM, interleaved");
+        run.report.append("\n\n");
+        Checkout[] builds = run.builds;
+        int objects = run.number("--objects");
+        int loads = run.number("--loads");
+        int loadObjects = run.number("--load-objects");
+        int lookups = run.number("--lookups");
 
         List<Car> loadCars = CarGenerator.cars(0, loadObjects);
         double[][] loadMs = new double[2][loads];
         for (int round = 0; round < loads; round++) {
             for (int k = 0; k < 2; k++) {
                 int side = (round + k) % 2;
-                Path file = dir.resolve("load-" + builds[side].name + "-" + round + ".duckdb");
-                try (Opened o = builds[side].open(file)) {
+                Path file = run.dir.resolve("load-" + builds[side].name + "-" + round + ".duckdb");
+                try (Checkout.Opened<Car> o = open(builds[side], file)) {
                     long t0 = System.nanoTime();
-                    o.cars.addAll(loadCars);
+                    o.collection.addAll(loadCars);
                     loadMs[side][round] = (System.nanoTime() - t0) / 1e6;
                 }
                 Files.deleteIfExists(file);
@@ -84,11 +59,13 @@ public final class TwoBuilds {
         loadCars = null;
 
         List<Car> all = CarGenerator.cars(0, objects);
-        try (Opened oa = builds[0].open(dir.resolve("a.duckdb")); Opened ob = builds[1].open(dir.resolve("b.duckdb"))) {
-            oa.cars.addAll(all);
-            ob.cars.addAll(all);
+        try (Checkout.Opened<Car> oa = open(builds[0], run.dir.resolve("a.duckdb"));
+                Checkout.Opened<Car> ob = open(builds[1], run.dir.resolve("b.duckdb"))) {
+            oa.collection.addAll(all);
+            ob.collection.addAll(all);
             all = null;
-            Opened[] opened = {oa, ob};
+            @SuppressWarnings("unchecked")
+            Checkout.Opened<Car>[] opened = new Checkout.Opened[] {oa, ob};
             SplittableRandom random = new SplittableRandom(CarGenerator.SEED + 11);
             int warm = Math.min(2_000, lookups / 5);
             long[][] lookupNs = new long[2][lookups];
@@ -97,7 +74,7 @@ public final class TwoBuilds {
                 for (int k = 0; k < 2; k++) {
                     int side = (i + k) % 2 == 0 ? 0 : 1;
                     long t0 = System.nanoTime();
-                    Car car = opened[side].cars.retrieve(equal(Car.CAR_ID, key)).uniqueResult();
+                    Car car = opened[side].collection.retrieve(equal(Car.CAR_ID, key)).uniqueResult();
                     long t = System.nanoTime() - t0;
                     if (car == null || car.getCarId() != key) {
                         throw new IllegalStateException(builds[side].name + " did not find car " + key);
@@ -115,10 +92,11 @@ public final class TwoBuilds {
                 for (int k = 0; k < 2; k++) {
                     int side = (i + k) % 2 == 0 ? 0 : 1;
                     long t0 = System.nanoTime();
-                    opened[side].cars.add(extra.get(i));
+                    opened[side].collection.add(extra.get(i));
                     addNs[side][i] = System.nanoTime() - t0;
                 }
             }
+            StringBuilder report = run.report;
             report.append("| measure | a | b | b ÷ a |\n|---|--:|--:|--:|\n");
             row(report, "load of " + loadObjects + " cars, ms (median of " + loads + ")", median(loadMs[0]),
                     median(loadMs[1]));
@@ -131,62 +109,12 @@ public final class TwoBuilds {
                     percentile(addNs[1], 0.5) / 1e3);
             row(report, "single add, µs p90", percentile(addNs[0], 0.9) / 1e3, percentile(addNs[1], 0.9) / 1e3);
         }
-        report.append("\nload average at the end ").append(loadAverage()).append('\n');
-        System.out.print(report);
-        if (out != null) {
-            Files.writeString(out, report);
-        }
+        run.finish();
     }
 
-    /** One checkout's modules, loaded on their own. */
-    private static final class Build {
-        final String name;
-        final ClassLoader loader;
-
-        Build(String name, Path checkout) throws Exception {
-            this.name = name;
-            List<URL> urls = new ArrayList<>();
-            for (String m : MODULES) {
-                Path classes = checkout.resolve("modules").resolve(m).resolve("target/classes");
-                if (!Files.isDirectory(classes)) {
-                    throw new IllegalArgumentException(classes + " is missing: build the checkout first");
-                }
-                urls.add(classes.toUri().toURL());
-            }
-            this.loader = new URLClassLoader(urls.toArray(URL[]::new), TwoBuilds.class.getClassLoader());
-        }
-
-        /** {@code DuckDBPersistence.builder(Car.CAR_ID).file(file).build()} of this build. */
-        @SuppressWarnings("unchecked")
-        Opened open(Path file) throws Exception {
-            Thread t = Thread.currentThread();
-            ClassLoader before = t.getContextClassLoader();
-            t.setContextClassLoader(loader); // the library finds its providers through ServiceLoader
-            try {
-                Class<?> type = Class.forName("io.quackjvm.api.DuckDBPersistence", true, loader);
-                Object builder = type.getMethod("builder", SimpleAttribute.class).invoke(null, Car.CAR_ID);
-                builder.getClass().getMethod("file", Path.class).invoke(builder, file);
-                Object persistence = builder.getClass().getMethod("build").invoke(builder);
-                return new Opened((Persistence<Car, Integer>) persistence);
-            } finally {
-                t.setContextClassLoader(before);
-            }
-        }
-    }
-
-    private static final class Opened implements AutoCloseable {
-        final Persistence<Car, Integer> persistence;
-        final IndexedCollection<Car> cars;
-
-        Opened(Persistence<Car, Integer> persistence) {
-            this.persistence = persistence;
-            this.cars = new ConcurrentIndexedCollection<>(persistence);
-        }
-
-        @Override
-        public void close() throws Exception {
-            ((AutoCloseable) persistence).close();
-        }
+    /** {@code DuckDBPersistence.builder(Car.CAR_ID).file(file).build()} of {@code build}. */
+    private static Checkout.Opened<Car> open(Checkout build, Path file) throws Exception {
+        return build.open(Car.CAR_ID, file, (b, builder) -> { });
     }
 
     private static void row(StringBuilder r, String what, Object a, Object b) {
@@ -199,28 +127,10 @@ public final class TwoBuilds {
         return v instanceof Double d ? String.format("%.1f", d) : String.valueOf(v);
     }
 
-    private static double median(double[] values) {
-        double[] s = values.clone();
-        Arrays.sort(s);
-        return s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-    }
-
     private static double percentile(long[] values, double p) {
         long[] s = values.clone();
         Arrays.sort(s);
         return s[Math.min(s.length - 1, (int) Math.floor(p * s.length))];
-    }
-
-    private static double[] round1(double[] values) {
-        return Arrays.stream(values).map(v -> Math.round(v * 10) / 10.0).toArray();
-    }
-
-    private static String loadAverage() {
-        try {
-            return Files.readString(Path.of("/proc/loadavg")).trim().split(" ")[0];
-        } catch (Exception e) {
-            return "unknown";
-        }
     }
 
     private TwoBuilds() {
