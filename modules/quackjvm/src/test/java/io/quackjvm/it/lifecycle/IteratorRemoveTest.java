@@ -2,8 +2,6 @@ package io.quackjvm.it.lifecycle;
 
 import com.googlecode.cqengine.ConcurrentIndexedCollection;
 import com.googlecode.cqengine.IndexedCollection;
-import com.googlecode.cqengine.ObjectLockingIndexedCollection;
-import com.googlecode.cqengine.TransactionalIndexedCollection;
 import com.googlecode.cqengine.resultset.ResultSet;
 import io.quackjvm.api.DuckDBIndex;
 import io.quackjvm.api.DuckDBPersistence;
@@ -17,7 +15,6 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Function;
 
 import static com.googlecode.cqengine.query.QueryFactory.equal;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -27,24 +24,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** {@code Iterator.remove()} takes effect at once, as on the heap, and an abandoned iterator blocks nobody. */
 class IteratorRemoveTest {
 
-    enum Kind {
-        CONCURRENT(ConcurrentIndexedCollection::new),
-        OBJECT_LOCKING(ObjectLockingIndexedCollection::new),
-        TRANSACTIONAL(p -> new TransactionalIndexedCollection<>(Car.class, p));
-
-        final Function<DuckDBPersistence<Car, Integer>, IndexedCollection<Car>> make;
-
-        Kind(Function<DuckDBPersistence<Car, Integer>, IndexedCollection<Car>> make) {
-            this.make = make;
-        }
-    }
-
     @TempDir
     Path dir;
 
     @ParameterizedTest
-    @EnumSource(Kind.class)
-    void aRemovalIsVisibleAtOnceAndSurvivesAnAbandonedIterator(Kind kind) throws Exception {
+    @EnumSource(CollectionKind.class)
+    void aRemovalIsVisibleAtOnceAndSurvivesAnAbandonedIterator(CollectionKind kind) throws Exception {
         Path file = dir.resolve(kind + ".duckdb");
         Car removed;
         try (DuckDBPersistence<Car, Integer> p = DuckDBPersistence.builder(Car.CAR_ID).file(file).build()) {
@@ -82,8 +67,8 @@ class IteratorRemoveTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Kind.class)
-    void removingEverythingThroughTheIteratorEmptiesTheCollection(Kind kind) {
+    @EnumSource(CollectionKind.class)
+    void removingEverythingThroughTheIteratorEmptiesTheCollection(CollectionKind kind) {
         try (DuckDBPersistence<Car, Integer> p = DuckDBPersistence.onPrimaryKey(Car.CAR_ID)) {
             IndexedCollection<Car> cars = kind.make.apply(p);
             cars.addAll(Car.firstN(40));
@@ -108,8 +93,8 @@ class IteratorRemoveTest {
      * iterators do on the heap, and leaves the collection as it was.
      */
     @ParameterizedTest
-    @EnumSource(Kind.class)
-    void aCoveringIndexAnswerRefusesRemoveAsOnTheHeap(Kind kind) {
+    @EnumSource(CollectionKind.class)
+    void aCoveringIndexAnswerRefusesRemoveAsOnTheHeap(CollectionKind kind) {
         Car first = Car.firstN(1).get(0);
         for (boolean duck : new boolean[]{false, true}) {
             try (DuckDBPersistence<Car, Integer> p = DuckDBPersistence.onPrimaryKey(Car.CAR_ID)) {

@@ -63,6 +63,15 @@ class UnclosedTest {
         }
     }
 
+    /** Whether {@code file} opens as a database whose collection {@code car} holds {@code size} cars. */
+    private static boolean databaseOpens(Path file, int size) {
+        try (DuckDBDatabase db = DuckDBDatabase.builder().file(file).build()) {
+            return db.collection(Car.CAR_ID).name("car").build().size() == size;
+        } catch (io.quackjvm.api.DatabaseLockedException e) {
+            return false;
+        }
+    }
+
     private static void dropPersistenceOn(Path file) {
         DuckDBPersistence<Car, Integer> p = DuckDBPersistence.builder(Car.CAR_ID).file(file).build();
         IndexedCollection<Car> cars = new ConcurrentIndexedCollection<>(p);
@@ -101,26 +110,16 @@ class UnclosedTest {
     void aDatabaseDroppedWithOpenResultsGivesUpTheFile() throws Exception {
         Path file = dir.resolve("dropped-open.duckdb");
         dropDatabaseWithOpenStreamOn(file);
-        assertTrue(collectUntil(() -> {
-            try (DuckDBDatabase db = DuckDBDatabase.builder().file(file).build()) {
-                return db.collection(Car.CAR_ID).name("car").build().size() == 10;
-            } catch (io.quackjvm.api.DatabaseLockedException e) {
-                return false;
-            }
-        }), "the file can be opened again once the dropped database and its open results were collected");
+        assertTrue(collectUntil(() -> databaseOpens(file, 10)), "the file can be opened again once the dropped "
+                + "database and its open results were collected");
     }
 
     @Test
     void aFileDatabaseDroppedWithoutCloseGivesUpTheFile() throws Exception {
         Path file = dir.resolve("dropped-db.duckdb");
         dropDatabaseOn(file);
-        assertTrue(collectUntil(() -> {
-            try (DuckDBDatabase db = DuckDBDatabase.builder().file(file).build()) {
-                return db.collection(Car.CAR_ID).name("car").build().size() == 1;
-            } catch (io.quackjvm.api.DatabaseLockedException e) {
-                return false;
-            }
-        }), "the file can be opened again once the dropped database was collected");
+        assertTrue(collectUntil(() -> databaseOpens(file, 1)), "the file can be opened again once the dropped "
+                + "database was collected");
     }
 
     private static void dropInMemoryWithThreads(int threads) {

@@ -2,7 +2,6 @@ package io.quackjvm.it.lifecycle;
 
 import com.googlecode.cqengine.ConcurrentIndexedCollection;
 import com.googlecode.cqengine.IndexedCollection;
-import com.googlecode.cqengine.ObjectLockingIndexedCollection;
 import com.googlecode.cqengine.TransactionalIndexedCollection;
 import com.googlecode.cqengine.resultset.ResultSet;
 import io.quackjvm.api.DuckDBIndex;
@@ -24,7 +23,6 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Function;
 
 import static com.googlecode.cqengine.query.QueryFactory.all;
 import static com.googlecode.cqengine.query.QueryFactory.equal;
@@ -39,18 +37,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class WritesWhileReadingTest {
 
-    enum Kind {
-        CONCURRENT(ConcurrentIndexedCollection::new),
-        OBJECT_LOCKING(ObjectLockingIndexedCollection::new),
-        TRANSACTIONAL(p -> new TransactionalIndexedCollection<>(Car.class, p));
-
-        final Function<DuckDBPersistence<Car, Integer>, IndexedCollection<Car>> make;
-
-        Kind(Function<DuckDBPersistence<Car, Integer>, IndexedCollection<Car>> make) {
-            this.make = make;
-        }
-    }
-
     /** Wrappers deeper than any fixed number of call frames a library could look through. */
     private static final int WRAPPERS = 40;
 
@@ -62,8 +48,8 @@ class WritesWhileReadingTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Kind.class)
-    void readsInsideAnIterationLeaveItGoingToItsEnd(Kind kind) {
+    @EnumSource(CollectionKind.class)
+    void readsInsideAnIterationLeaveItGoingToItsEnd(CollectionKind kind) {
         try (DuckDBPersistence<Car, Integer> p = DuckDBPersistence.onPrimaryKey(Car.CAR_ID)) {
             IndexedCollection<Car> cars = kind.make.apply(p);
             cars.addIndex(DuckDBIndex.onAttribute(Car.MANUFACTURER));
@@ -93,8 +79,8 @@ class WritesWhileReadingTest {
      * the heap too a thread removing while its own result is open waits for itself.
      */
     @ParameterizedTest
-    @EnumSource(value = Kind.class, names = {"CONCURRENT", "OBJECT_LOCKING"})
-    void aDirectRemoveWhileReadingTakesEffectAtOnceAndTheReadGoesOn(Kind kind) throws Exception {
+    @EnumSource(value = CollectionKind.class, names = {"CONCURRENT", "OBJECT_LOCKING"})
+    void aDirectRemoveWhileReadingTakesEffectAtOnceAndTheReadGoesOn(CollectionKind kind) throws Exception {
         Path file = dir.resolve(kind + ".duckdb");
         Set<Integer> removed = new HashSet<>();
         try (DuckDBPersistence<Car, Integer> p = DuckDBPersistence.builder(Car.CAR_ID).file(file).build()) {
@@ -126,8 +112,8 @@ class WritesWhileReadingTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Kind.class)
-    void iteratorRemoveThroughManyWrappersTakesEffectAtOnce(Kind kind) throws Exception {
+    @EnumSource(CollectionKind.class)
+    void iteratorRemoveThroughManyWrappersTakesEffectAtOnce(CollectionKind kind) throws Exception {
         Path file = dir.resolve(kind + ".duckdb");
         List<Integer> removed = new ArrayList<>();
         try (DuckDBPersistence<Car, Integer> p = DuckDBPersistence.builder(Car.CAR_ID).file(file).build()) {
