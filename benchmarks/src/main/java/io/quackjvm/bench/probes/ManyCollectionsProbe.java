@@ -51,9 +51,6 @@ public final class ManyCollectionsProbe {
         void run(int id) throws Exception;
     }
 
-    private ManyCollectionsProbe() {
-    }
-
     public static void main(String[] args) throws Exception {
         int samples = ProbeReport.intArg(args, 0, 300);
         int open = ProbeReport.intArg(args, 1, 1_000);
@@ -233,5 +230,8 @@ public final class ManyCollectionsProbe {
                 name, n, threadsBefore, threadsOpen, threads(), rssBefore, rssOpen, rssDropped, heapOpen, msEach,
                 releasedSeconds));
         System.out.println(md.substring(md.lastIndexOf("\n", md.length() - 2) + 1));
+    }
+
+    private ManyCollectionsProbe() {
     }
 }
