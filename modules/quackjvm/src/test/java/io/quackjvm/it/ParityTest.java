@@ -1,10 +1,6 @@
 package io.quackjvm.it;
 
-import com.googlecode.cqengine.ConcurrentIndexedCollection;
 import com.googlecode.cqengine.IndexedCollection;
-import com.googlecode.cqengine.ObjectLockingIndexedCollection;
-import com.googlecode.cqengine.TransactionalIndexedCollection;
-import com.googlecode.cqengine.persistence.Persistence;
 import com.googlecode.cqengine.persistence.onheap.OnHeapPersistence;
 import com.googlecode.cqengine.query.Query;
 import com.googlecode.cqengine.resultset.ResultSet;
@@ -37,18 +33,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * as on an on-heap one, for each of CQEngine's three collection types.
  */
 class ParityTest {
-
-    enum Kind {
-        CONCURRENT(ConcurrentIndexedCollection::new),
-        OBJECT_LOCKING(ObjectLockingIndexedCollection::new),
-        TRANSACTIONAL(p -> new TransactionalIndexedCollection<>(Car.class, p));
-
-        final Function<Persistence<Car, Integer>, IndexedCollection<Car>> create;
-
-        Kind(Function<Persistence<Car, Integer>, IndexedCollection<Car>> create) {
-            this.create = create;
-        }
-    }
 
     private DuckDBPersistence<Car, Integer> persistence;
 
@@ -84,11 +68,11 @@ class ParityTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Kind.class)
-    void everyOperationMatchesOnHeap(Kind kind) {
+    @EnumSource(CollectionKind.class)
+    void everyOperationMatchesOnHeap(CollectionKind kind) {
         persistence = DuckDBPersistence.onPrimaryKey(Car.CAR_ID);
-        IndexedCollection<Car> heap = kind.create.apply(OnHeapPersistence.onPrimaryKey(Car.CAR_ID));
-        IndexedCollection<Car> duck = kind.create.apply(persistence);
+        IndexedCollection<Car> heap = kind.make.apply(OnHeapPersistence.onPrimaryKey(Car.CAR_ID));
+        IndexedCollection<Car> duck = kind.make.apply(persistence);
         List<Function<IndexedCollection<Car>, Object>> steps = List.of(
                 c -> c.isEmpty(),
                 c -> c.add(Car.of(1)),
@@ -148,10 +132,10 @@ class ParityTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Kind.class)
-    void replacingAnObjectWithTheSameKeyKeepsTheNewOne(Kind kind) {
+    @EnumSource(CollectionKind.class)
+    void replacingAnObjectWithTheSameKeyKeepsTheNewOne(CollectionKind kind) {
         persistence = DuckDBPersistence.onPrimaryKey(Car.CAR_ID);
-        IndexedCollection<Car> duck = kind.create.apply(persistence);
+        IndexedCollection<Car> duck = kind.make.apply(persistence);
         duck.addAll(cars(0, 5));
         Car old = Car.of(2);
         Car replacement = old.withPrice(99_999);
@@ -163,10 +147,10 @@ class ParityTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Kind.class)
-    void iteratorRemoveOfTheLastObjectWorks(Kind kind) {
+    @EnumSource(CollectionKind.class)
+    void iteratorRemoveOfTheLastObjectWorks(CollectionKind kind) {
         persistence = DuckDBPersistence.onPrimaryKey(Car.CAR_ID);
-        IndexedCollection<Car> duck = kind.create.apply(persistence);
+        IndexedCollection<Car> duck = kind.make.apply(persistence);
         duck.addAll(cars(0, 3));
         Iterator<Car> it = duck.iterator();
         Collection<Car> seen = new ArrayList<>();

@@ -6,6 +6,7 @@ import com.googlecode.cqengine.resultset.ResultSet;
 import io.quackjvm.api.DuckDBIndex;
 import io.quackjvm.api.DuckDBPersistence;
 import io.quackjvm.it.Car;
+import io.quackjvm.it.CollectionKind;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;

@@ -16,6 +16,7 @@ import java.util.HashSet;
 import java.util.Iterator;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -106,20 +107,27 @@ class UnclosedTest {
         assertTrue(cars.iterator().hasNext());
     }
 
+    /**
+     * Drops a database on {@code fileName} in the test's folder with {@code drop}, then asserts with {@code message}
+     * that the file opens again, holding {@code size} cars, once the dropped database was collected.
+     */
+    private void assertDroppedDatabaseGivesUpTheFile(String fileName, Consumer<Path> drop, int size, String message)
+            throws InterruptedException {
+        Path file = dir.resolve(fileName);
+        drop.accept(file);
+        assertTrue(collectUntil(() -> databaseOpens(file, size)), message);
+    }
+
     @Test
     void aDatabaseDroppedWithOpenResultsGivesUpTheFile() throws Exception {
-        Path file = dir.resolve("dropped-open.duckdb");
-        dropDatabaseWithOpenStreamOn(file);
-        assertTrue(collectUntil(() -> databaseOpens(file, 10)), "the file can be opened again once the dropped "
-                + "database and its open results were collected");
+        assertDroppedDatabaseGivesUpTheFile("dropped-open.duckdb", UnclosedTest::dropDatabaseWithOpenStreamOn, 10,
+                "the file can be opened again once the dropped database and its open results were collected");
     }
 
     @Test
     void aFileDatabaseDroppedWithoutCloseGivesUpTheFile() throws Exception {
-        Path file = dir.resolve("dropped-db.duckdb");
-        dropDatabaseOn(file);
-        assertTrue(collectUntil(() -> databaseOpens(file, 1)), "the file can be opened again once the dropped "
-                + "database was collected");
+        assertDroppedDatabaseGivesUpTheFile("dropped-db.duckdb", UnclosedTest::dropDatabaseOn, 1,
+                "the file can be opened again once the dropped database was collected");
     }
 
     private static void dropInMemoryWithThreads(int threads) {

@@ -7,6 +7,7 @@ import com.googlecode.cqengine.resultset.ResultSet;
 import io.quackjvm.api.DuckDBIndex;
 import io.quackjvm.api.DuckDBPersistence;
 import io.quackjvm.it.Car;
+import io.quackjvm.it.CollectionKind;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
