@@ -63,6 +63,29 @@ final class RecordCodec<O> {
         }
     }
 
+    /** The component names, in declaration order. */
+    String[] names() {
+        String[] out = new String[components.length];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = components[i].getName();
+        }
+        return out;
+    }
+
+    /** The component types, in declaration order. */
+    Class<?>[] types() {
+        Class<?>[] out = new Class<?>[components.length];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = components[i].getType();
+        }
+        return out;
+    }
+
+    /** The value of component {@code i} of {@code object}. */
+    Object value(O object, int i) {
+        return get(accessors[i], object);
+    }
+
     String toJson(O object) {
         StringBuilder sb = new StringBuilder("{");
         for (int i = 0; i < components.length; i++) {

@@ -4,7 +4,6 @@ import com.googlecode.cqengine.attribute.Attribute;
 import com.googlecode.cqengine.query.Query;
 import com.googlecode.cqengine.query.option.QueryOptions;
 import io.quackjvm.api.QuackException;
-import io.quackjvm.api.spi.Column;
 import io.quackjvm.api.spi.PooledConnection;
 import io.quackjvm.api.spi.RowCursor;
 import io.quackjvm.api.spi.RowSource;
@@ -13,11 +12,9 @@ import io.quackjvm.api.spi.ValueType;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
@@ -83,10 +80,15 @@ public final class AggregateSql<O> {
      * relation ({@link io.quackjvm.api.spi.ObjectTable#sqlValue}).
      */
     record Source(String relation, String column, ValueType<?> encoded, Class<?> type, boolean natural,
-                  UnaryOperator<String> exact) {
+                  UnaryOperator<String> exact, boolean rawString) {
 
         Source(String relation, String column, ValueType<?> encoded, Class<?> type, boolean natural) {
-            this(relation, column, encoded, type, natural, null);
+            this(relation, column, encoded, type, natural, null, false);
+        }
+
+        Source(String relation, String column, ValueType<?> encoded, Class<?> type, boolean natural,
+               UnaryOperator<String> exact) {
+            this(relation, column, encoded, type, natural, exact, false);
         }
 
         /**
@@ -97,6 +99,9 @@ public final class AggregateSql<O> {
          */
         String value(String alias) {
             String raw = alias + "." + column;
+            if (rawString) {
+                return ColumnConditions.encodedString(raw);
+            }
             if (exact == null) {
                 return raw;
             }
@@ -106,7 +111,8 @@ public final class AggregateSql<O> {
 
         /** The value as a number SQL can add; {@code schema}: where the decoding macros are ({@link SqlViews#schema()}). */
         String number(String alias, String schema) {
-            return encoded == null ? alias + "." + column : SqlDecode.expression(encoded, value(alias), schema);
+            return encoded == null || rawString ? alias + "." + column
+                    : SqlDecode.expression(encoded, value(alias), schema);
         }
 
         /** Reads the value at {@code column} of a row into the attribute's Java type. */
@@ -144,64 +150,38 @@ public final class AggregateSql<O> {
     }
 
     /**
-     * The source of {@code attribute}'s values. A columnar field of the attribute's name and type is read directly
-     * (no join with an index table) when its DuckDB order and equality are Java's (integers, booleans, dates,
-     * enums), or when {@code approximate} (a sum or average, computed in floating point anyway); otherwise the
-     * attribute's index table, whose stored forms keep Java's order and equality, is preferred.
+     * The source of {@code attribute}'s values, resolved by {@link Visible}. A column the layout declares is read
+     * directly (no join with an index table) when DuckDB compares it as Java does, or when {@code approximate} (a
+     * sum or average, computed in floating point anyway); otherwise the attribute's index table, whose stored forms
+     * keep Java's order and equality, is preferred.
      */
     Source source(Attribute<O, ?> attribute, boolean approximate) {
-        String name = attribute.getAttributeName();
-        Class<?> type = attribute.getAttributeType();
-        boolean exactColumn = approximate || type == Integer.class || type == Long.class || type == Short.class
-                || type == Byte.class || type == Boolean.class || type == LocalDate.class || type.isEnum();
-        Source column = column(attribute);
-        if (column != null && exactColumn) {
-            return column;
+        Visible column = Visible.column(table, attribute);
+        if (column != null && (approximate || column.kind() == Visible.Kind.NATIVE
+                || column.kind() == Visible.Kind.STORED)) {
+            return source(column);
         }
-        for (IndexTable<O, ?> index : table.indexTables()) {
-            if (index.attribute().getAttributeName().equals(name)) {
-                return new Source(index.sqlName(), "value", index.valueType(), index.valueType().javaType(), false);
-            }
+        Visible visible = Visible.of(table, attribute);
+        if (visible == null) {
+            String name = attribute.getAttributeName();
+            throw new QuackException("Attribute '" + name + "' of collection '" + table.name() + "' is not visible "
+                    + "to SQL: it has no DuckDBIndex, and the collection's layout keeps it in no column of its own. "
+                    + "Add one with collection.addIndex(DuckDBIndex.onAttribute(...)) on that attribute, or store the "
+                    + "collection in a layout that keeps it in a column (the columnar layout does for a field named '"
+                    + name + "' of a number, boolean, string, date or enum type)");
         }
-        if (table.primaryKey().getAttributeName().equals(name)) {
-            return new Source(table.sqlName(), CollectionSchema.KEY, table.keyType().valueType(),
-                    table.keyType().javaType, false);
-        }
-        if (column != null) {
-            return column;
-        }
-        throw new QuackException("Attribute '" + name + "' of collection '" + table.name() + "' is not visible to SQL: "
-                + "it has no DuckDBIndex" + (table.layoutName().equals("blob") ? "" : " and no column of its name and "
-                + "type") + ". Add one with collection.addIndex(DuckDBIndex.onAttribute(...)) on that attribute, "
-                + "which stores its values in a table SQL reads" + (table.layoutName().equals("blob") ? "" : ", or "
-                + "name the attribute after its field"));
+        return source(visible);
     }
 
-    /** The typed column of the object table named as {@code attribute} and holding its type, or {@code null}. */
-    private Source column(Attribute<O, ?> attribute) {
-        for (Column c : table.valueColumns()) {
-            if (c.name().equalsIgnoreCase(attribute.getAttributeName())
-                    && naturalType(attribute.getAttributeType(), c.sqlType())) {
-                Class<?> type = attribute.getAttributeType();
-                UnaryOperator<String> exact = type == Double.class || type == Float.class
-                        ? qualifier -> table.sqlValue(c, qualifier) : null;
-                return new Source(table.sqlName(), CollectionSchema.quote(c.name()), null, type, true, exact);
-            }
-        }
-        return null;
-    }
-
-    /** Whether a column of DuckDB type {@code sqlType} holds {@code type}'s values as they are. */
-    private static boolean naturalType(Class<?> type, String sqlType) {
-        String t = sqlType.toUpperCase(Locale.ROOT);
-        if (type.isEnum()) {
-            return t.startsWith("ENUM");
-        }
-        String expected = type == Double.class ? "DOUBLE" : type == Float.class ? "FLOAT"
-                : type == Integer.class ? "INTEGER" : type == Long.class ? "BIGINT" : type == Short.class ? "SMALLINT"
-                : type == Byte.class ? "TINYINT" : type == Boolean.class ? "BOOLEAN" : type == String.class ? "VARCHAR"
-                : type == LocalDate.class ? "DATE" : null;
-        return t.equals(expected);
+    /** Where {@code v}'s values are read from, and how they become Java values. */
+    private Source source(Visible v) {
+        return switch (v.kind()) {
+            case STORED -> new Source(v.from(), v.value(), v.valueType(), v.valueType().javaType(), false);
+            case NATIVE -> new Source(v.from(), v.value(), null, v.javaType(), true);
+            case SIGNED_ZERO -> new Source(v.from(), v.value(), null, v.javaType(), true, v.exact());
+            // Ordered, compared and grouped in the stored form, whose order is Java's; decoded when read.
+            case UTF8 -> new Source(v.from(), v.value(), ValueType.of(String.class), String.class, false, null, true);
+        };
     }
 
     private Source numeric(Attribute<O, ?> attribute, String aggregate) {

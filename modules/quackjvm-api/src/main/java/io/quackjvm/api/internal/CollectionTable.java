@@ -5,6 +5,7 @@ import com.googlecode.cqengine.attribute.SimpleAttribute;
 import com.googlecode.cqengine.index.support.CloseableIterator;
 import com.googlecode.cqengine.query.option.QueryOptions;
 import io.quackjvm.api.PersistenceClosedException;
+import io.quackjvm.api.spi.AttributeColumn;
 import io.quackjvm.api.spi.Column;
 import io.quackjvm.api.spi.IndexStrategyProvider;
 import io.quackjvm.api.spi.ObjectTable;
@@ -14,7 +15,9 @@ import io.quackjvm.api.spi.ValueType;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * One collection stored in DuckDB, as the CQEngine adapters see it: the entry point that composes the classes
@@ -153,6 +156,57 @@ public final class CollectionTable<O, A> {
     }
 
     private volatile ValueColumns valueColumns;
+
+    /**
+     * The column the layout declares for the attribute named {@code attribute} (exactly), or {@code null}.
+     *
+     * @throws io.quackjvm.api.ProviderException when the layout declares a column it does not have, or one
+     *                                           attribute twice
+     */
+    AttributeColumn attributeColumn(String attribute) {
+        List<Column> all = schema.layout.columns();
+        Declared d = declared;
+        if (d == null || d.of() != all) {
+            d = new Declared(all, declarations(all));
+            declared = d;
+        }
+        return d.byName().get(attribute);
+    }
+
+    /** The declaration of the layout column named {@code column} (ignoring case), or {@code null}. */
+    AttributeColumn declarationOf(Column column) {
+        attributeColumn("");
+        for (AttributeColumn a : declared.byName().values()) {
+            if (a.column().name().equalsIgnoreCase(column.name())) {
+                return a;
+            }
+        }
+        return null;
+    }
+
+    private Map<String, AttributeColumn> declarations(List<Column> columns) {
+        Map<String, AttributeColumn> out = new HashMap<>();
+        for (AttributeColumn a : schema.layout.attributeColumns()) {
+            boolean present = false;
+            for (Column c : columns) {
+                present |= c.name().equalsIgnoreCase(a.column().name());
+            }
+            if (!present || out.put(a.attribute(), a) != null) {
+                throw new io.quackjvm.api.ProviderException("Object layout '" + layoutName() + "' of collection '"
+                        + name() + "' declares " + (present ? "attribute '" + a.attribute() + "' twice"
+                        : "column '" + a.column().name() + "' for attribute '" + a.attribute() + "', which its "
+                        + "table does not have (" + columns.stream().map(Column::name).toList() + ")")
+                        + "; the layout provider must declare each attribute once, on one of its own columns");
+            }
+        }
+        return Map.copyOf(out);
+    }
+
+    /** The layout's declarations for one list of its columns (reconciling may replace the list). */
+    private record Declared(List<Column> of, Map<String, AttributeColumn> byName) {
+    }
+
+    private volatile Declared declared;
 
     /** The SQL value of a field's column as the object holds it ({@link ObjectTable#sqlValue}). */
     String sqlValue(Column column, String qualifier) {

@@ -50,8 +50,9 @@ public final class IndexTable<O, V> {
         this.quoted = CollectionSchema.quote(name);
         this.definition = new IndexTableDefinition(name, CollectionSchema.KEY, keySqlType,
                 valueType.sqlType());
-        // A SimpleAttribute has exactly one value per object, so counts need no DISTINCT.
-        this.singleValued = attribute instanceof SimpleAttribute;
+        // A SimpleAttribute has exactly one value per object, a SimpleNullableAttribute at most one: no DISTINCT.
+        this.singleValued = attribute instanceof SimpleAttribute
+                || attribute instanceof com.googlecode.cqengine.attribute.SimpleNullableAttribute;
     }
 
     /** Measures {@link #distinctValues()} on {@code c}, in its transaction. */

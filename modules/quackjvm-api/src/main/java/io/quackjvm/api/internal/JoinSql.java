@@ -35,6 +35,8 @@ public final class JoinSql<L, R> {
     /** The restrictions on {@code lv} and {@code rv}, from " WHERE" on, or empty. */
     private final String where;
     private final List<Object> params;
+    /** The join condition of the value relations {@code lv} and {@code rv}: Java's equality of their values. */
+    private final String valuesMeet;
 
     /**
      * @throws IllegalArgumentException naming the attribute and how to make it visible when DuckDB cannot see a
@@ -46,12 +48,15 @@ public final class JoinSql<L, R> {
         this.right = right;
         this.lv = visible(left, leftAttribute, "left");
         this.rv = visible(right, rightAttribute, "right");
-        if (!lv.encoding().equals(rv.encoding())) {
+        String[] meet = Visible.comparable(lv, "lv.", rv, "rv.");
+        if (meet == null) {
             throw new IllegalArgumentException("Cannot join " + lv.describe() + " of collection '" + left.name()
-                    + "' with " + rv.describe() + " of collection '" + right.name() + "': their values are stored "
-                    + "differently (" + lv.encoding() + " and " + rv.encoding() + "), so no value of one can equal a "
-                    + "value of the other; join attributes of the same type, both indexed or both columnar fields");
+                    + "' with " + rv.describe() + " of collection '" + right.name() + "': their values ("
+                    + lv.javaType().getName() + " and " + rv.javaType().getName() + ") are stored in forms SQL "
+                    + "cannot compare with Java's equals (" + lv.encoding() + " and " + rv.encoding() + "); join "
+                    + "attributes of the same type, and for Double or Float both indexed or both columns");
         }
+        this.valuesMeet = meet[0] + " = " + meet[1];
         QueryOptions options = new QueryOptions();
         this.leftWhere = leftQuery == null ? null : QuerySql.translate(left, leftQuery, options);
         this.rightWhere = rightQuery == null ? null : QuerySql.translate(right, rightQuery, options);
@@ -70,7 +75,7 @@ public final class JoinSql<L, R> {
         }
         this.where = restrict.toString();
         this.pairs = "SELECT " + (distinct() ? "DISTINCT " : "") + "lv." + k + " AS lk, rv." + k + " AS rk FROM "
-                + lv.from() + " lv JOIN " + rv.from() + " rv ON " + valuesMeet() + where;
+                + lv.from() + " lv JOIN " + rv.from() + " rv ON " + valuesMeet + where;
         this.params = List.copyOf(p);
     }
 
@@ -79,9 +84,6 @@ public final class JoinSql<L, R> {
         return !lv.singleValued() || !rv.singleValued();
     }
 
-    private String valuesMeet() {
-        return "lv." + lv.value() + " = rv." + rv.value();
-    }
 
     /**
      * The statement reading both objects of each pair. With single-valued attributes it is one flat join of the
@@ -101,7 +103,7 @@ public final class JoinSql<L, R> {
         boolean rightInline = rv.from().equals(right.sqlName());
         String from = leftInline ? left.sqlName() + " lv" : left.sqlName() + " l JOIN " + lv.from() + " lv ON lv." + k
                 + " = l." + k;
-        from += " JOIN " + rv.from() + " rv ON " + valuesMeet();
+        from += " JOIN " + rv.from() + " rv ON " + valuesMeet;
         if (!rightInline) {
             from += " JOIN " + right.sqlName() + " r ON r." + k + " = rv." + k;
         }

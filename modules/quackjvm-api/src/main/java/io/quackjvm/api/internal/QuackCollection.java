@@ -129,14 +129,14 @@ public class QuackCollection<O> extends ConcurrentIndexedCollection<O> {
             }
             String expression;
             if (v.from().equals(table.sqlName())) {
-                expression = "o." + v.value();
+                expression = v.order("o.", ao.isDescending());
             } else {
                 String alias = "s" + (n++);
                 joins.append(" LEFT JOIN ").append(v.from()).append(' ').append(alias).append(" ON ").append(alias)
                         .append('.').append(CollectionSchema.KEY).append(" = o.").append(CollectionSchema.KEY);
-                expression = alias + "." + v.value();
+                expression = v.order(alias + ".", ao.isDescending());
             }
-            order.add(expression + (ao.isDescending() ? " DESC" : " ASC"));
+            order.add(expression);
         }
         return new TranslatedResultSet.Plan<>(translation,
                 "SELECT " + table.sqlColumns("o") + " FROM " + table.sqlName() + " o" + joins + where + order, null,

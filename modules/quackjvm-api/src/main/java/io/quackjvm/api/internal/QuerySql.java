@@ -400,9 +400,10 @@ public final class QuerySql {
             note(why, query + ": foreign " + Visible.howToSee(parts.foreignAttribute));
             return null;
         }
-        if (!local.encoding().equals(remote.encoding())) {
-            note(why, query + ": " + local.describe() + " and " + remote.describe() + " store their values "
-                    + "differently (" + local.encoding() + ", " + remote.encoding() + ")");
+        String[] meet = Visible.comparable(local, "", remote, "");
+        if (meet == null) {
+            note(why, query + ": " + local.describe() + " and " + remote.describe() + " store their values in "
+                    + "forms SQL cannot compare (" + local.encoding() + ", " + remote.encoding() + ")");
             return null;
         }
         List<Object> params = new ArrayList<>();
@@ -415,8 +416,8 @@ public final class QuerySql {
             restrict = " WHERE " + CollectionSchema.KEY + " IN (" + r.sql() + ")";
             params.addAll(r.params());
         }
-        String sql = "SELECT " + CollectionSchema.KEY + " FROM " + local.from() + " WHERE " + local.value()
-                + " IN (SELECT " + remote.value() + " FROM " + remote.from() + restrict + ")";
+        String sql = "SELECT " + CollectionSchema.KEY + " FROM " + local.from() + " WHERE " + meet[0]
+                + " IN (SELECT " + meet[1] + " FROM " + remote.from() + restrict + ")";
         return new SqlPredicate(sql, params);
     }
 

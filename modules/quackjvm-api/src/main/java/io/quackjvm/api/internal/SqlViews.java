@@ -1,7 +1,9 @@
 package io.quackjvm.api.internal;
 
+import io.quackjvm.api.spi.AttributeColumn;
 import io.quackjvm.api.spi.Column;
 import io.quackjvm.api.spi.PooledConnection;
+import io.quackjvm.api.spi.ValueType;
 
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -144,8 +146,14 @@ public final class SqlViews {
             names.add(keyName.toLowerCase(Locale.ROOT));
         }
         for (Column col : typed) {
-            // The value as the object holds it: a layout may restore what the column alone does not keep.
-            select.add(t.sqlValue(col, "o.") + " AS " + CollectionSchema.quote(col.name()));
+            // The value as the object holds it: a layout may restore what the column alone does not keep, and a
+            // column declared to hold an attribute's stored form is decoded to its natural SQL value.
+            String value = t.sqlValue(col, "o.");
+            AttributeColumn declared = t.declarationOf(col);
+            if (declared != null && declared.comparison() == AttributeColumn.Comparison.ENCODED) {
+                value = SqlDecode.expression(ValueType.of(declared.javaType()), value, schema);
+            }
+            select.add(value + " AS " + CollectionSchema.quote(col.name()));
         }
         int i = 0;
         for (IndexTable<?, ?> index : t.indexTables()) {

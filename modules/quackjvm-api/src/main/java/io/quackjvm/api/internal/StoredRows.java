@@ -145,6 +145,11 @@ final class StoredRows<O> implements ObjectTable<O> {
     }
 
     @Override
+    public List<io.quackjvm.api.spi.AttributeColumn> attributeColumns() {
+        return layout.attributeColumns();
+    }
+
+    @Override
     public String reconcileEncoding(String stored, boolean created) {
         return layout.reconcileEncoding(stored, created);
     }

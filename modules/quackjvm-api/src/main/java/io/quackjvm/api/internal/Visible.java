@@ -1,51 +1,52 @@
 package io.quackjvm.api.internal;
 
 import com.googlecode.cqengine.attribute.Attribute;
-import com.googlecode.cqengine.attribute.SimpleAttribute;
+import com.googlecode.cqengine.attribute.MultiValueAttribute;
+import com.googlecode.cqengine.attribute.MultiValueNullableAttribute;
 import com.googlecode.cqengine.query.Query;
-import com.googlecode.cqengine.query.simple.Equal;
-import com.googlecode.cqengine.query.simple.Has;
-import com.googlecode.cqengine.query.simple.In;
-import com.googlecode.cqengine.query.simple.StringContains;
-import com.googlecode.cqengine.query.simple.StringEndsWith;
-import com.googlecode.cqengine.query.simple.StringStartsWith;
-import io.quackjvm.api.spi.Column;
+import io.quackjvm.api.spi.AttributeColumn;
 import io.quackjvm.api.spi.ValueType;
 
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.StringJoiner;
+import java.util.function.UnaryOperator;
 
 /**
- * An attribute of one collection as DuckDB sees it: a relation of {@code (_key, value)} rows, one per object and
- * distinct value, whose values compare in DuckDB as the attribute's values compare in Java. Three kinds exist:
+ * The engine's one answer to "where does SQL find this attribute's values, and what may it ask of them": a
+ * relation of {@code (_key, value)} rows, one per object and distinct value. Retrieval push-down, conditions on
+ * rows, {@code database.from(...)} filters and aggregates, joins, {@code existsIn} and ordering all resolve an
+ * attribute here. In order of preference:
  * <ul>
  *   <li>an attached {@code DuckDBIndex}: its index table, values in their {@link ValueType} stored form;</li>
  *   <li>the primary key: the object table's {@code _key} column, in the same stored form;</li>
- *   <li>a field of the columnar layout whose name is the attribute's name and whose type is one whose DuckDB
- *   column is Java's value as it is: {@code Integer}, {@code Long}, {@code Short}, {@code Byte}, {@code Boolean}
- *   (every query), and {@code String} (equality, {@code in}, {@code has}, {@code startsWith}, {@code endsWith},
- *   {@code contains}: DuckDB orders VARCHAR by UTF-8 bytes, not by UTF-16 code units, so ranges and ordering
- *   are not pushed down). Floating-point, decimal, enum, temporal and collection fields are stored in DuckDB's
- *   own types, whose equality or order differ from Java's (-0.0, NaN, scale), so they are visible only through a
- *   {@code DuckDBIndex}.</li>
+ *   <li>a column the object layout declares for the attribute ({@link AttributeColumn}), used as far as its
+ *   {@link AttributeColumn.Comparison} keeps Java's semantics ({@link ColumnConditions}).</li>
  * </ul>
  * Immutable.
  *
- * @param from        the relation holding {@code _key} and the value, for a {@code FROM} clause
- * @param value       the value expression in that relation
- * @param valueType   how values are encoded for binding (for a raw string column: {@code null})
- * @param encoding    identifies the stored form: two visible attributes can be compared (joined) only when equal
- * @param singleValued whether every object has at most one value (so ordering by it is ordering by a value)
- * @param orderable   whether {@code ORDER BY value} is Java's {@code compareTo} order
- * @param describe    how a message names it
+ * @param from         the relation holding {@code _key} and the value, for a {@code FROM} clause
+ * @param value        the value expression in that relation (unqualified)
+ * @param kind         what the value is
+ * @param valueType    for {@link Kind#STORED}: how values are encoded for binding; otherwise {@code null}
+ * @param javaType     the attribute's type
+ * @param exact        for {@link Kind#SIGNED_ZERO}: the value with the sign of its zero, given a qualifier
+ *                     ({@code "o."} or empty); otherwise {@code null}
+ * @param singleValued whether every object has at most one value
+ * @param describe     how a message names it
  */
-record Visible(String from, String value, ValueType<?> valueType, String encoding, boolean singleValued,
-               boolean orderable, String describe) {
+record Visible(String from, String value, Kind kind, ValueType<?> valueType, Class<?> javaType,
+               UnaryOperator<String> exact, boolean singleValued, String describe) {
 
-    private static final Map<Class<?>, String> COLUMNAR = Map.of(Integer.class, "INTEGER", Long.class, "BIGINT",
-            Short.class, "SMALLINT", Byte.class, "TINYINT", Boolean.class, "BOOLEAN", String.class, "VARCHAR");
+    /** What a visible value is, which decides what SQL may ask of it. */
+    enum Kind {
+        /** A value in its {@link ValueType} stored form: an index table, the key, or an {@code ENCODED} column. */
+        STORED,
+        /** A {@link AttributeColumn.Comparison#NATIVE} column. */
+        NATIVE,
+        /** A {@link AttributeColumn.Comparison#SIGNED_ZERO} column. */
+        SIGNED_ZERO,
+        /** A {@link AttributeColumn.Comparison#UTF8_ORDER} column. */
+        UTF8
+    }
 
     /** How {@code attribute} is visible in {@code table}, or {@code null} when DuckDB cannot see it. */
     static <O> Visible of(CollectionTable<O, ?> table, Attribute<O, ?> attribute) {
@@ -54,48 +55,127 @@ record Visible(String from, String value, ValueType<?> valueType, String encodin
         }
         for (IndexTable<O, ?> index : table.indexTables()) {
             if (index.attribute().equals(attribute)) {
-                return new Visible(index.sqlName(), IndexPredicatesAccess.VALUE, index.valueType(),
-                        index.valueType().signature(), index.singleValued(), index.singleValued(),
+                return new Visible(index.sqlName(), IndexColumn.VALUE, Kind.STORED, index.valueType(),
+                        index.valueType().javaType(), null, index.singleValued(),
                         "the DuckDBIndex on '" + attribute.getAttributeName() + "'");
             }
         }
         if (attribute.equals(table.primaryKey())) {
             ValueType<?> keyType = table.keyType().valueType();
-            return new Visible(table.sqlName(), CollectionSchema.KEY, keyType, keyType.signature(), true, true,
-                    "the primary key '" + attribute.getAttributeName() + "'");
+            return new Visible(table.sqlName(), CollectionSchema.KEY, Kind.STORED, keyType, keyType.javaType(), null,
+                    true, "the primary key '" + attribute.getAttributeName() + "'");
         }
         return column(table, attribute);
     }
 
     /**
-     * How {@code attribute} is visible as a typed column of {@code table}'s object table (a columnar field of its
-     * name and of a type whose DuckDB column is Java's value as it is), whether or not it also has an index;
-     * {@code null} when it is not such a column.
+     * How {@code attribute} is visible as a column the layout declares for it (same name, same type), whether or
+     * not it also has an index; {@code null} when the layout declares none.
      */
     static <O> Visible column(CollectionTable<O, ?> table, Attribute<O, ?> attribute) {
-        if (!"columnar".equals(table.layoutName())) {
+        if (attribute == null) {
             return null;
         }
-        String sqlType = COLUMNAR.get(attribute.getAttributeType());
-        if (sqlType == null) {
+        AttributeColumn declared = table.attributeColumn(attribute.getAttributeName());
+        if (declared == null || declared.javaType() != attribute.getAttributeType()) {
             return null;
         }
-        for (Column c : table.valueColumns()) {
-            if (c.name().equals(attribute.getAttributeName()) && c.sqlType().equalsIgnoreCase(sqlType)) {
-                boolean string = attribute.getAttributeType() == String.class;
-                ValueType<?> type = string ? null : ValueType.of(attribute.getAttributeType());
-                return new Visible(table.sqlName(), CollectionSchema.quote(c.name()), type,
-                        string ? "java.lang.String:raw-VARCHAR" : type.signature(),
-                        attribute instanceof SimpleAttribute, !string,
-                        "the columnar field '" + c.name() + "'");
-            }
+        String quoted = CollectionSchema.quote(declared.column().name());
+        boolean single = !(attribute instanceof MultiValueAttribute) && !(attribute instanceof MultiValueNullableAttribute);
+        String describe = "the column '" + declared.column().name() + "'";
+        return switch (declared.comparison()) {
+            case ENCODED -> new Visible(table.sqlName(), quoted, Kind.STORED, ValueType.of(declared.javaType()),
+                    declared.javaType(), null, single, describe);
+            case NATIVE -> new Visible(table.sqlName(), quoted, Kind.NATIVE, null, declared.javaType(), null, single,
+                    describe);
+            case SIGNED_ZERO -> new Visible(table.sqlName(), quoted, Kind.SIGNED_ZERO, null, declared.javaType(),
+                    qualifier -> table.sqlValue(declared.column(), qualifier), single, describe);
+            case UTF8_ORDER -> new Visible(table.sqlName(), quoted, Kind.UTF8, null, String.class, null, single,
+                    describe);
+        };
+    }
+
+    /** Whether {@code ORDER BY} can give Java's {@code compareTo} order ({@link #order}): always. */
+    boolean orderable() {
+        return true;
+    }
+
+    /**
+     * The {@code ORDER BY} terms giving Java's order of the values, ascending or descending; {@code qualifier}
+     * prefixes the relation's columns.
+     */
+    String order(String qualifier, boolean descending) {
+        String direction = descending ? " DESC" : " ASC";
+        String v = qualifier + value;
+        if (kind == Kind.UTF8) {
+            // DuckDB orders text by UTF-8 bytes; the stored form orders as Java's UTF-16 code units.
+            return ColumnConditions.encodedString(v) + direction;
         }
-        return null;
+        if (kind == Kind.SIGNED_ZERO) {
+            // DuckDB sees -0.0 = 0.0; Java orders -0.0 first.
+            return v + direction + ", signbit(" + exact.apply(qualifier) + ")" + (descending ? " ASC" : " DESC");
+        }
+        return v + direction;
+    }
+
+    /**
+     * Identifies the form values are stored in: values of two visible attributes with the same encoding compare
+     * with {@code =} as they are.
+     */
+    String encoding() {
+        return switch (kind) {
+            case STORED -> valueType.signature();
+            case NATIVE -> ValueType.isSupported(javaType) && SqlDecode.natural(ValueType.of(javaType))
+                    ? ValueType.of(javaType).signature() : javaType.getName() + ":native";
+            case SIGNED_ZERO -> javaType.getName() + ":signed-zero";
+            case UTF8 -> "java.lang.String:raw-VARCHAR";
+        };
+    }
+
+    /**
+     * The expressions, on {@code a} (aliased {@code aliasA}) and {@code b} (aliased {@code aliasB}), whose
+     * equality in SQL is Java's {@code equals} of their values, or {@code null} when values of the two cannot be
+     * compared in SQL (different types, or floating-point values stored in two different forms).
+     */
+    static String[] comparable(Visible a, String aliasA, Visible b, String aliasB) {
+        if (a.kind != Kind.SIGNED_ZERO && b.kind != Kind.SIGNED_ZERO && a.encoding().equals(b.encoding())) {
+            return new String[]{aliasA + a.value, aliasB + b.value};
+        }
+        if (a.javaType != b.javaType) {
+            return null;
+        }
+        if (a.kind == Kind.SIGNED_ZERO && b.kind == Kind.SIGNED_ZERO) {
+            return new String[]{a.signedZero(aliasA), b.signedZero(aliasB)};
+        }
+        String x = a.stored(aliasA);
+        String y = b.stored(aliasB);
+        return x == null || y == null ? null : new String[]{x, y};
+    }
+
+    /** A floating-point value and whether it is -0.0, so that equality tells the zeros apart. */
+    private String signedZero(String qualifier) {
+        String v = qualifier + value;
+        // NULL stays NULL: a struct of NULL fields would be equal to another and meet it in a join.
+        return "(CASE WHEN " + v + " IS NULL THEN NULL ELSE struct_pack(v := " + v + ", n := (" + v
+                + " = 0 AND signbit(" + exact.apply(qualifier) + "))) END)";
+    }
+
+    /** The value in its {@link ValueType} stored form, or {@code null} when SQL cannot compute it. */
+    private String stored(String qualifier) {
+        String v = qualifier + value;
+        return switch (kind) {
+            case STORED -> v;
+            case UTF8 -> ColumnConditions.encodedString(v);
+            case NATIVE -> javaType.isEnum() ? "CAST(enum_code(" + v + ") AS INTEGER)"
+                    : javaType == java.time.LocalDate.class ? "(" + v + " - DATE '1970-01-01')"
+                    : v;
+            case SIGNED_ZERO -> null;
+        };
     }
 
     /** The key set of the objects whose value satisfies {@code query}, or {@code null} when it cannot be said. */
     SqlPredicate keys(Query<?> query) {
-        SqlPredicate p = valueType != null ? IndexPredicates.translate(query, valueType, value) : rawString(query);
+        SqlPredicate p = translate(query);
         if (p == null) {
             return null;
         }
@@ -111,78 +191,45 @@ record Visible(String from, String value, ValueType<?> valueType, String encodin
      * condition, so callers that negate it must make NULL false first.
      */
     SqlPredicate condition(Query<?> query) {
-        SqlPredicate p = valueType != null ? IndexPredicates.translate(query, valueType, value) : rawString(query);
+        SqlPredicate p = translate(query);
         if (p != null && "TRUE".equals(p.sql()) && !isIndex()) {
             return new SqlPredicate(value + " IS NOT NULL", List.of());
         }
         return p;
     }
 
+    private SqlPredicate translate(Query<?> query) {
+        return switch (kind) {
+            case STORED -> IndexPredicates.translate(query, valueType, value);
+            case NATIVE -> ColumnConditions.natural(query, javaType, value);
+            case SIGNED_ZERO -> ColumnConditions.signedZero(query, javaType, value, exact.apply(""));
+            case UTF8 -> {
+                // On the column itself where the text's own comparison is Java's (DuckDB can use its statistics);
+                // otherwise (ranges, values with supplementary characters) on the order-preserving stored form.
+                SqlPredicate p = ColumnConditions.string(query, value);
+                yield p != null ? p : IndexPredicates.translate(query, ValueType.of(String.class),
+                        ColumnConditions.encodedString(value));
+            }
+        };
+    }
+
     private boolean isIndex() {
-        return IndexPredicatesAccess.VALUE.equals(value);
-    }
-
-    /**
-     * Conditions on a raw VARCHAR column that are Java's String methods: for strings that are valid UTF-16 (the
-     * columnar layout refuses any other), equality and code-point prefixes, suffixes and infixes are the UTF-16
-     * ones. A query value holding a surrogate is left to Java, since the driver could not bind it exactly.
-     */
-    private SqlPredicate rawString(Query<?> query) {
-        if (query instanceof Has) {
-            return new SqlPredicate("TRUE", List.of());
-        }
-        if (query instanceof Equal<?, ?> q) {
-            return plain(q.getValue()) ? new SqlPredicate(value + " = ?", List.of(q.getValue())) : null;
-        }
-        if (query instanceof In<?, ?> q) {
-            StringJoiner marks = new StringJoiner(", ", value + " IN (", ")");
-            List<Object> params = new ArrayList<>();
-            for (Object v : q.getValues()) {
-                if (!plain(v)) {
-                    return null;
-                }
-                marks.add("?");
-                params.add(v);
-            }
-            return params.isEmpty() ? new SqlPredicate("FALSE", List.of()) : new SqlPredicate(marks.toString(), params);
-        }
-        if (query instanceof StringStartsWith<?, ?> q && plain(q.getValue())) {
-            return new SqlPredicate("starts_with(" + value + ", ?)", List.of(q.getValue().toString()));
-        }
-        if (query instanceof StringEndsWith<?, ?> q && plain(q.getValue())) {
-            return new SqlPredicate("ends_with(" + value + ", ?)", List.of(q.getValue().toString()));
-        }
-        if (query instanceof StringContains<?, ?> q && plain(q.getValue())) {
-            return new SqlPredicate("contains(" + value + ", ?)", List.of(q.getValue().toString()));
-        }
-        return null;
-    }
-
-    private static boolean plain(Object v) {
-        if (!(v instanceof CharSequence s)) {
-            return false;
-        }
-        for (int i = 0; i < s.length(); i++) {
-            if (Character.isSurrogate(s.charAt(i))) {
-                return false;
-            }
-        }
-        return true;
+        return IndexColumn.VALUE.equals(value);
     }
 
     /** The message part saying how to make an attribute visible. */
     static String howToSee(Attribute<?, ?> attribute) {
         return "attribute '" + attribute.getAttributeName() + "' is not visible to DuckDB: add a DuckDBIndex on it "
-                + "(collection.addIndex(DuckDBIndex.onAttribute(...))), or store the collection with the columnar "
-                + "layout with a field named '" + attribute.getAttributeName() + "' of type Integer, Long, Short, "
-                + "Byte, Boolean or String";
+                + "(collection.addIndex(DuckDBIndex.onAttribute(...))), or store the collection in a layout that "
+                + "keeps it in a column of its own (the columnar layout does for a field named '"
+                + attribute.getAttributeName() + "' of a number, boolean, string, date or enum type)";
     }
 
     /** The column name index tables use for values. */
-    static final class IndexPredicatesAccess {
+    static final class IndexColumn {
         static final String VALUE = io.quackjvm.api.spi.IndexTableDefinition.VALUE_COLUMN;
 
-        private IndexPredicatesAccess() {
+        private IndexColumn() {
         }
     }
 }

@@ -116,6 +116,17 @@ public interface ObjectTable<O> {
     }
 
     /**
+     * The columns that hold an attribute's values as they are, so that queries, aggregates, joins and SQL on that
+     * attribute read the column rather than rebuild objects in Java ({@link AttributeColumn} says what a
+     * declaration promises). Each names one of {@link #columns()} as the table now has them (after
+     * {@link #reconcile}). The default declares none: every query on the objects' fields is answered in Java, and
+     * SQL sees them only through a {@code DuckDBIndex}.
+     */
+    default List<AttributeColumn> attributeColumns() {
+        return List.of();
+    }
+
+    /**
      * The SQL expression of the value that {@code column} holds for the object in a row of the table, as SQL should
      * see it (the SQL views of {@code database.query}, the typed aggregates, conditions on the row), or
      * {@code null} when the column holds no field of the object (bookkeeping: a row copy, a record of values

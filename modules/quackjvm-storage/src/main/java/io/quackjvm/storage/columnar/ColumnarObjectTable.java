@@ -1,5 +1,6 @@
 package io.quackjvm.storage.columnar;
 
+import io.quackjvm.api.spi.AttributeColumn;
 import io.quackjvm.api.spi.Column;
 import io.quackjvm.api.spi.ColumnarDescription;
 import io.quackjvm.api.spi.ObjectTable;
@@ -8,7 +9,10 @@ import io.quackjvm.api.spi.RowWriter;
 import org.objenesis.ObjenesisStd;
 import org.objenesis.instantiator.ObjectInstantiator;
 
+import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.sql.SQLException;
+import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -223,6 +227,55 @@ final class ColumnarObjectTable<O> implements ObjectTable<O> {
     @Override
     public List<Column> columns() {
         return plan.columns;
+    }
+
+    /** The declarations of {@link #attributeColumns()} for one plan. */
+    private record Declared(Plan of, List<AttributeColumn> columns) {
+    }
+
+    private volatile Declared declared;
+
+    /**
+     * Each field of a type whose column SQL can compare as Java does, under the field's name: whole numbers,
+     * booleans, dates and enums as DuckDB's own types, floating point with the sign of zeros kept aside, strings
+     * as UTF-8 text, and big numbers in their order-preserving text form.
+     */
+    @Override
+    public List<AttributeColumn> attributeColumns() {
+        Plan p = plan;
+        Declared d = declared;
+        if (d != null && d.of() == p) {
+            return d.columns();
+        }
+        List<AttributeColumn> out = new ArrayList<>();
+        List<ColumnarDescription.Field<O>> fields = layout.fields();
+        for (Slot slot : p.slots) {
+            if (!(fields.get(slot.field()).type() instanceof Class<?> raw)) {
+                continue;
+            }
+            Class<?> type = boxed(raw);
+            AttributeColumn.Comparison comparison = type == Integer.class || type == Long.class
+                    || type == Short.class || type == Byte.class || type == Boolean.class || type == LocalDate.class
+                    || type.isEnum() ? AttributeColumn.Comparison.NATIVE
+                    : type == Double.class || type == Float.class ? AttributeColumn.Comparison.SIGNED_ZERO
+                    : type == String.class ? AttributeColumn.Comparison.UTF8_ORDER
+                    : type == BigDecimal.class || type == BigInteger.class ? AttributeColumn.Comparison.ENCODED
+                    : null;
+            if (comparison != null) {
+                out.add(new AttributeColumn(slot.name(), slot.column(), type, comparison));
+            }
+        }
+        declared = new Declared(p, List.copyOf(out));
+        return declared.columns();
+    }
+
+    private static Class<?> boxed(Class<?> c) {
+        if (!c.isPrimitive()) {
+            return c;
+        }
+        return c == int.class ? Integer.class : c == long.class ? Long.class : c == short.class ? Short.class
+                : c == byte.class ? Byte.class : c == boolean.class ? Boolean.class : c == double.class ? Double.class
+                : c == float.class ? Float.class : c == char.class ? Character.class : c;
     }
 
     @Override
