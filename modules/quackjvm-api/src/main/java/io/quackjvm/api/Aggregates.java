@@ -2,7 +2,7 @@ package io.quackjvm.api;
 
 import com.googlecode.cqengine.attribute.Attribute;
 import com.googlecode.cqengine.query.Query;
-import io.quackjvm.api.internal.AggregateSql;
+import io.quackjvm.api.internal.answer.AggregateSql;
 
 import java.util.Objects;
 import java.util.Optional;

@@ -1,6 +1,6 @@
 package io.quackjvm.api;
 
-import io.quackjvm.api.internal.Providers;
+import io.quackjvm.api.internal.database.Providers;
 import io.quackjvm.api.spi.ResultReaderProvider;
 
 import java.util.Optional;

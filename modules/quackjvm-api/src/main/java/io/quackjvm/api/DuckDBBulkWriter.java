@@ -1,6 +1,6 @@
 package io.quackjvm.api;
 
-import io.quackjvm.api.internal.BulkLoad;
+import io.quackjvm.api.internal.collection.BulkLoad;
 
 /**
  * Loads many objects into a {@link DuckDBPersistence}'s collection in one transaction, without holding them all

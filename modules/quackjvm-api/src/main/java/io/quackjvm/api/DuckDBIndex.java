@@ -12,11 +12,11 @@ import com.googlecode.cqengine.persistence.support.ObjectStore;
 import com.googlecode.cqengine.query.Query;
 import com.googlecode.cqengine.query.option.QueryOptions;
 import com.googlecode.cqengine.resultset.ResultSet;
-import io.quackjvm.api.internal.AttributeIndexQueries;
-import io.quackjvm.api.internal.CollectionTable;
-import io.quackjvm.api.internal.DuckDBObjectStore;
-import io.quackjvm.api.internal.IndexTable;
-import io.quackjvm.api.internal.Providers;
+import io.quackjvm.api.internal.index.AttributeIndexQueries;
+import io.quackjvm.api.internal.collection.CollectionTable;
+import io.quackjvm.api.internal.collection.DuckDBObjectStore;
+import io.quackjvm.api.internal.index.IndexTable;
+import io.quackjvm.api.internal.database.Providers;
 import io.quackjvm.api.spi.IndexStrategyProvider;
 import io.quackjvm.api.spi.ValueType;
 

@@ -4,7 +4,7 @@ import com.googlecode.cqengine.IndexedCollection;
 import com.googlecode.cqengine.attribute.Attribute;
 import com.googlecode.cqengine.index.support.CloseableIterator;
 import com.googlecode.cqengine.query.Query;
-import io.quackjvm.api.internal.JoinSql;
+import io.quackjvm.api.internal.answer.JoinSql;
 
 import java.util.Objects;
 import java.util.Spliterator;

@@ -6,14 +6,14 @@ import com.googlecode.cqengine.index.sqlite.SQLiteIdentityIndex;
 import com.googlecode.cqengine.index.sqlite.SQLitePersistence;
 import com.googlecode.cqengine.persistence.support.ObjectStore;
 import com.googlecode.cqengine.query.option.QueryOptions;
-import io.quackjvm.api.internal.CollectionTable;
-import io.quackjvm.api.internal.Compactor;
-import io.quackjvm.api.internal.Database;
-import io.quackjvm.api.internal.DatabaseOptions;
-import io.quackjvm.api.internal.DuckDBIdentityIndex;
-import io.quackjvm.api.internal.DuckDBObjectStore;
-import io.quackjvm.api.internal.KeyType;
-import io.quackjvm.api.internal.Providers;
+import io.quackjvm.api.internal.collection.CollectionTable;
+import io.quackjvm.api.internal.collection.Compactor;
+import io.quackjvm.api.internal.database.Database;
+import io.quackjvm.api.internal.database.DatabaseOptions;
+import io.quackjvm.api.internal.index.DuckDBIdentityIndex;
+import io.quackjvm.api.internal.collection.DuckDBObjectStore;
+import io.quackjvm.api.internal.collection.KeyType;
+import io.quackjvm.api.internal.database.Providers;
 import io.quackjvm.api.spi.ConnectionPoolProvider;
 import io.quackjvm.api.spi.AllowedClasses;
 import io.quackjvm.api.spi.ObjectLayoutProvider;
@@ -78,6 +78,7 @@ public final class DuckDBPersistence<O, A extends Comparable<A>> implements SQLi
         this.table = table;
         this.deleteOnClose = deleteOnClose;
         this.owner = owner;
+        database.register(this, table);
     }
 
     /** The collection's engine; for the database API. */

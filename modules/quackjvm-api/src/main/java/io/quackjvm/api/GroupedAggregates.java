@@ -1,7 +1,7 @@
 package io.quackjvm.api;
 
 import com.googlecode.cqengine.attribute.Attribute;
-import io.quackjvm.api.internal.AggregateSql;
+import io.quackjvm.api.internal.answer.AggregateSql;
 
 import java.util.Map;
 

@@ -1,7 +1,7 @@
 package io.quackjvm.api;
 
-import io.quackjvm.api.internal.SqlRunner;
-import io.quackjvm.api.internal.SqlValues;
+import io.quackjvm.api.internal.answer.SqlRunner;
+import io.quackjvm.api.internal.answer.SqlValues;
 
 import java.util.ArrayList;
 import java.util.List;

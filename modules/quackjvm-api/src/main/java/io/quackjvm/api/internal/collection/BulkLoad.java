@@ -1,0 +1,333 @@
+package io.quackjvm.api.internal.collection;
+
+import io.quackjvm.api.internal.database.Failures;
+
+import io.quackjvm.api.PersistenceClosedException;
+import io.quackjvm.api.spi.PooledConnection;
+
+import java.sql.SQLException;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+/**
+ * One bulk load into a collection (the engine of {@code DuckDBBulkWriter}): objects are keyed into a chunk of
+ * {@code stagingChunkRows}, and each full chunk goes into the load's one DuckDB transaction through
+ * {@link CollectionWrites#appendEncoded} (objects, then index rows, through the transaction's
+ * {@link LoadAppenders}: one Appender per table, kept from the first chunk to the commit, and the replace check
+ * only for a chunk whose keys may be stored), so the Java heap holds two chunks at most. Each chunk is serialised on the loading thread ({@link EncodedChunk})
+ * and appended on the load's own appender thread, so that serialising the next chunk overlaps with DuckDB's work
+ * on this one; one chunk is in flight at a time, and its failure surfaces at the next call. {@link #commit()} makes every chunk visible at once, object and
+ * index tables together; {@link #close()} without it, any failure, or a process that dies, leaves the collection
+ * as it was, because nothing is committed before.
+ *
+ * <p>The transaction is a {@link RequestScope} of its own: it takes the collection's write lock with the first
+ * chunk and keeps it until commit or close, and it is registered with the database's open resources, so closing
+ * the database rolls it back. Writes by other threads wait for the lock; a write on the load's own thread
+ * (which would re-enter the lock and race the load in a second transaction) is refused by
+ * {@link CollectionStatements#write}. Confined to the thread that first used it.
+ */
+public final class BulkLoad<O, A> implements AutoCloseable {
+
+    private final CollectionTable<O, A> table;
+    private final CollectionSchema<O, A> schema;
+    private final CollectionStatements statements;
+    private final CollectionWrites<O, A> writes;
+    private final int chunkRows;
+    private final boolean promisedNew;
+    private final ProgressReporter progress;
+
+    private Map<A, O> chunk = new LinkedHashMap<>();
+    private RequestScope scope;
+    /** The open transaction's appenders and what it knows of the keys it may meet. */
+    private LoadAppenders appenders;
+    private ProgressReporter.Tracker tracker;
+    private Thread owner;
+    /** The appender thread of the open transaction, and the chunk it is appending. */
+    private ExecutorService appender;
+    private Future<?> pending;
+    private int pendingRows;
+    /** Why the load can take nothing more: it failed (and was rolled back), or it was closed. */
+    private String unusable;
+
+    BulkLoad(CollectionTable<O, A> table, CollectionSchema<O, A> schema, CollectionStatements statements,
+             CollectionWrites<O, A> writes, int chunkRows, boolean promisedNew, ProgressReporter progress) {
+        this.table = table;
+        this.schema = schema;
+        this.statements = statements;
+        this.writes = writes;
+        this.chunkRows = chunkRows;
+        this.promisedNew = promisedNew;
+        this.progress = progress;
+    }
+
+    /** Adds one object to the load; a full chunk is written into the load's transaction now. */
+    public void add(O object) {
+        check();
+        try {
+            put(object);
+        } catch (RuntimeException | Error e) {
+            throw abort(e);
+        }
+    }
+
+    /** Adds every object {@code objects} yields; an exception from the iteration fails the whole load. */
+    public void addAll(Iterable<? extends O> objects) {
+        check();
+        try {
+            for (O o : objects) {
+                put(o);
+            }
+        } catch (RuntimeException | Error e) {
+            throw abort(e);
+        }
+    }
+
+    private void put(O object) {
+        if (object == null) {
+            throw new NullPointerException("A bulk writer cannot store null");
+        }
+        if (tracker == null) {
+            tracker = progress.start("bulk load", -1);
+        }
+        if (promisedNew) {
+            writes.putNew(chunk, object);
+        } else {
+            chunk.put(schema.keyOf(object), object);
+        }
+        if (chunk.size() >= chunkRows) {
+            flush();
+        }
+    }
+
+    /** Writes the buffered chunk into the load's transaction, starting it (and taking the write lock) if needed. */
+    private void flush() {
+        if (chunk.isEmpty()) {
+            return;
+        }
+        Map<A, O> batch = chunk;
+        chunk = new LinkedHashMap<>();
+        if (scope == null) {
+            statements.checkNoBulkLoad("Starting a bulk load");
+            RequestScope s = new RequestScope(table);
+            s.writeConnection();
+            scope = s;
+            appenders = new LoadAppenders();
+            statements.bulkLoadStarted();
+        }
+        PooledConnection c = scope.writeConnection();
+        // The object cache must not keep (or take in) the objects these keys had before the load commits.
+        @SuppressWarnings("unchecked")
+        ObjectCache.Write<A> marks = (ObjectCache.Write<A>) scope.cacheWrite();
+        marks.touch(batch.keySet());
+        EncodedChunk<A, O> encoded;
+        try {
+            encoded = writes.encode(batch);
+        } catch (SQLException e) {
+            throw Failures.wrap("Bulk loading collection '" + schema.name + "'", null, e);
+        }
+        awaitPending();
+        if (appender == null) {
+            appender = Executors.newSingleThreadExecutor(r -> {
+                Thread t = new Thread(r, "quackjvm-bulk-" + schema.name);
+                t.setDaemon(true);
+                return t;
+            });
+        }
+        pendingRows = batch.size();
+        LoadAppenders open = appenders;
+        pending = appender.submit(() -> {
+            try {
+                writes.appendEncoded(c, encoded, promisedNew, open);
+            } catch (SQLException e) {
+                throw Failures.wrap("Bulk loading collection '" + schema.name + "'", null, e);
+            }
+            return null;
+        });
+    }
+
+    /** Waits for the chunk in flight; rethrows its failure. */
+    private void awaitPending() {
+        Future<?> f = pending;
+        if (f == null) {
+            return;
+        }
+        pending = null;
+        boolean interrupted = false;
+        try {
+            while (true) {
+                try {
+                    f.get();
+                    break;
+                } catch (InterruptedException e) {
+                    interrupted = true; // the chunk must end before the transaction can be used again
+                }
+            }
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof RuntimeException r) {
+                throw r;
+            }
+            if (cause instanceof Error err) {
+                throw err;
+            }
+            throw new IllegalStateException(cause);
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        tracker.advance(pendingRows);
+    }
+
+    /** Closes the transaction's appenders and checks that it was not aborted by one of them, before its commit. */
+    private void finishAppenders() {
+        LoadAppenders a = appenders;
+        appenders = null;
+        if (a == null) {
+            return;
+        }
+        try {
+            a.finish(scope.writeConnection());
+        } catch (SQLException e) {
+            if (promisedNew && Failures.isDuplicateKey(e)) {
+                throw writes.promiseBroken(java.util.Map.of(), e);
+            }
+            throw Failures.wrap("Bulk loading collection '" + schema.name + "'", null, e);
+        }
+    }
+
+    /** Waits for the chunk in flight, ignoring its failure (the load is being rolled back), and ends the thread. */
+    private void stopAppender() {
+        try {
+            awaitPending();
+        } catch (RuntimeException | Error ignored) {
+            // already failing or closing
+        } finally {
+            if (appender != null) {
+                appender.shutdown();
+                appender = null;
+            }
+        }
+    }
+
+    /**
+     * Makes everything added since the last commit visible at once, object and index tables together, and
+     * releases the write lock. The load may then go on: later objects start a new transaction.
+     */
+    public void commit() {
+        check();
+        try {
+            flush();
+            awaitPending();
+            finishAppenders();
+        } catch (RuntimeException | Error e) {
+            throw abort(e);
+        }
+        stopAppender();
+        RequestScope s = scope;
+        scope = null;
+        if (s != null) {
+            statements.bulkLoadEnded();
+            try {
+                s.finish();
+            } catch (RuntimeException e) {
+                unusable = "its commit failed (" + e.getMessage() + ")";
+                finishTracker();
+                throw e;
+            }
+        }
+        finishTracker();
+    }
+
+    /** Discards everything not committed (rolling back the load's transaction) and ends the load. Idempotent. */
+    @Override
+    public void close() {
+        if (unusable != null && scope == null) {
+            return;
+        }
+        if (owner != null && owner != Thread.currentThread() && scope != null) {
+            throw new IllegalStateException("A bulk writer must be closed on the thread that used it ("
+                    + owner.getName() + "), which holds the collection's write lock");
+        }
+        chunk = new LinkedHashMap<>();
+        if (unusable == null) {
+            unusable = "it was closed";
+        }
+        rollback();
+        finishTracker();
+    }
+
+    private void check() {
+        if (owner == null) {
+            owner = Thread.currentThread();
+        } else if (owner != Thread.currentThread()) {
+            throw new IllegalStateException("A bulk writer belongs to the thread that first used it ("
+                    + owner.getName() + "); use one writer per thread");
+        }
+        if (unusable != null) {
+            throw new IllegalStateException("This bulk writer of collection '" + schema.name + "' cannot be used: "
+                    + unusable + ". Nothing it held uncommitted was stored; open a new one with bulkWriter()");
+        }
+        table.database().checkOpen();
+    }
+
+    /** Rolls the load back after a failure and returns the failure to throw. */
+    private RuntimeException abort(Throwable failure) {
+        unusable = "an earlier call failed (" + failure + ")";
+        chunk = new LinkedHashMap<>();
+        try {
+            rollback();
+        } catch (RuntimeException e) {
+            failure.addSuppressed(e);
+        }
+        finishTracker();
+        if (failure instanceof Error error) {
+            throw error;
+        }
+        if (!(failure instanceof PersistenceClosedException)) {
+            // the database's close() rolled the load back and closed its appenders under it
+            PersistenceClosedException closed = table.database().cancelledByClose(
+                    "This bulk load of collection '" + schema.name + "'", failure);
+            if (closed != null) {
+                return closed;
+            }
+        }
+        return (RuntimeException) failure;
+    }
+
+    private void rollback() {
+        stopAppender();
+        LoadAppenders a = appenders;
+        appenders = null;
+        if (a != null) {
+            try {
+                a.close();
+            } catch (SQLException | RuntimeException ignored) {
+                // the transaction is rolled back: what the appenders held is discarded with it
+            }
+        }
+        RequestScope s = scope;
+        scope = null;
+        if (s == null) {
+            return;
+        }
+        statements.bulkLoadEnded();
+        s.fail();
+        try {
+            s.finish();
+        } catch (PersistenceClosedException e) {
+            // the database was closed: its close() rolled the load back already
+        }
+    }
+
+    private void finishTracker() {
+        if (tracker != null) {
+            tracker.finish();
+            tracker = null;
+        }
+    }
+}
