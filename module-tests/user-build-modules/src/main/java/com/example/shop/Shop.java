@@ -51,6 +51,7 @@ public final class Shop {
             builder.file(file);
         }
         try (DuckDBDatabase db = builder.build()) {
+            // tag::first-program[]
             IndexedCollection<Order> orders = db.collection(Order.ORDER_ID).name("orders").build();
             orders.addIndex(DuckDBIndex.onAttribute(Order.ITEM));
             orders.addIndex(DuckDBIndex.onAttribute(Order.QUANTITY));
@@ -65,6 +66,7 @@ public final class Shop {
             List<Sales> sales = db.query("SELECT p.category, sum(o.quantity) AS units, "
                     + "sum(o.quantity * p.price) AS revenue FROM orders o JOIN products p ON o.item = p.item "
                     + "GROUP BY 1 ORDER BY 1").records(Sales.class);
+            // end::first-program[]
             return new Report(lamps, sales);
         }
     }
