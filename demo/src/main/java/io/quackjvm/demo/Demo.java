@@ -26,6 +26,7 @@ import static com.googlecode.cqengine.query.QueryFactory.existsIn;
 import static com.googlecode.cqengine.query.QueryFactory.greaterThan;
 import static com.googlecode.cqengine.query.QueryFactory.greaterThanOrEqualTo;
 import static com.googlecode.cqengine.query.QueryFactory.in;
+import static com.googlecode.cqengine.query.QueryFactory.lessThan;
 
 /**
  * A tour of quackjvm on an in-memory database: two collections (cars and dealers) in one {@link DuckDBDatabase},
@@ -144,7 +145,7 @@ public final class Demo {
         int n = args.length > 0 ? Integer.parseInt(args[0]) : 500_000;
         System.out.printf("quackjvm demo: %,d cars and 2,000 dealers in one in-memory DuckDB database, memoryLimit "
                 + "256MB%n%n", n);
-        List<Car> generated = timed("generate cars on the heap (fixed seed)", () -> generate(n, 42));
+        List<Car> generated = timed(String.format("generate %,d cars on the heap (fixed seed)", n), () -> generate(n, 42));
         try (DuckDBDatabase db = DuckDBDatabase.builder().memoryLimit("256MB").build()) {
             IndexedCollection<Car> cars = db.collection(Car.CAR_ID).name("car")
                     .progressListener(p -> System.out.printf("    progress: %s%n", p))
@@ -156,22 +157,22 @@ public final class Demo {
             cars.addIndex(DuckDBIndex.onAttribute(Car.YEAR));
             dealers.addIndex(DuckDBIndex.onAttribute(Dealer.BRAND));
 
-            timed("bulk writer: stream every car in, one transaction", () -> {
+            timed("load every car (bulk writer: one transaction)", () -> {
                 try (DuckDBBulkWriter<Car> writer = db.bulkWriter(cars)) {
                     writer.addAll(generated);
                     writer.commit();
                 }
                 return "committed";
             });
-            timed("addAll 2,000 dealers (columnar layout)", () -> dealers.addAll(dealers(2_000, 7)));
-            timed("optimize(): sort every index table of both collections", () -> {
+            timed("load 2,000 dealers (addAll, columnar layout)", () -> dealers.addAll(dealers(2_000, 7)));
+            timed("sort the index tables of both collections (optimize)", () -> {
                 db.optimize();
                 return "done";
             });
-            timed("size(): a count in DuckDB", cars::size);
+            timed("how many cars are stored? (size: a count in DuckDB)", cars::size);
 
             Random random = new Random(7);
-            timed("1,000 point lookups by primary key (one SQL each)", () -> {
+            timed("find 1,000 random cars by id (one lookup each)", () -> {
                 int found = 0;
                 for (int i = 0; i < 1_000; i++) {
                     try (ResultSet<Car> rs = cars.retrieve(equal(Car.CAR_ID, random.nextInt(n)))) {
@@ -180,45 +181,47 @@ public final class Demo {
                 }
                 return found + " found";
             });
-            timed("in(carId, 10 keys)", () -> {
+            timed("models of cars 1, 2, 3, 5, 8, 13, 21, 34, 55, 89 (in)", () -> {
                 try (ResultSet<Car> rs = cars.retrieve(in(Car.CAR_ID, Arrays.asList(1, 2, 3, 5, 8, 13, 21, 34, 55, 89)))) {
                     return rs.stream().map(Car::model).toList();
                 }
             });
-            timed("and(Ford, price 20k-21k, year >= 2020): one SQL statement", () -> {
+            timed("Fords priced 20,000-21,000 built from 2020 (one statement)", () -> {
                 try (ResultSet<Car> rs = cars.retrieve(and(equal(Car.MANUFACTURER, "Ford"),
                         between(Car.PRICE, 20_000.0, 21_000.0), greaterThanOrEqualTo(Car.YEAR, 2020)))) {
                     return rs.size() + " cars";
                 }
             });
-            timed("existsIn: cars whose maker has a dealer in Graz (semi-join)", () -> {
+            timed("cars whose make has a dealer in Graz (existsIn: a semi-join)", () -> {
                 try (ResultSet<Car> rs = cars.retrieve(existsIn(dealers, Car.MANUFACTURER, Dealer.BRAND,
                         equal(Dealer.CITY, "Graz")))) {
                     return rs.size() + " cars";
                 }
             });
-            timed("join cars over 64,000 to their makers' dealers: count()", () ->
+            timed("pairs of a car over 64,000 and a dealer of its make (join)", () ->
                     db.join(cars, dealers).on(Car.MANUFACTURER, Dealer.BRAND)
                             .whereLeft(greaterThan(Car.PRICE, 64_000.0)).count() + " pairs");
-            timed("the same join: stream() the first three pairs", () -> {
+            timed("the first three of those pairs (join, streamed)", () -> {
                 try (Stream<Joined<Car, Dealer>> pairs = db.join(cars, dealers).on(Car.MANUFACTURER, Dealer.BRAND)
                         .whereLeft(greaterThan(Car.PRICE, 64_000.0)).stream()) {
                     return pairs.limit(3).map(j -> "car " + j.left().carId() + " at " + j.right().name()).toList();
                 }
             });
-            timed("typed aggregate: sum(price) where price 20k-32k", () -> String.format("%,.0f",
+            timed("count of cars priced under 30,000 (count in DuckDB)", () ->
+                    db.from(cars).where(lessThan(Car.PRICE, 30_000.0)).count());
+            timed("total price of the cars priced 20,000-32,000 (sum)", () -> String.format("%,.0f",
                     db.from(cars).where(between(Car.PRICE, 20_000.0, 32_000.0)).sum(Car.PRICE)));
-            timed("typed aggregate: groupBy(manufacturer).avg(price)", () -> {
+            timed("average price per make (groupBy, avg)", () -> {
                 Map<String, Double> avg = new TreeMap<>(db.from(cars).groupBy(Car.MANUFACTURER).avg(Car.PRICE));
                 avg.replaceAll((maker, price) -> Math.round(price * 100) / 100.0);
                 return avg;
             });
-            timed("typed aggregate: median(price)", () -> db.from(cars).median(Car.PRICE).orElseThrow());
-            timed("SQL: SELECT manufacturer, count(*), avg(price) ... GROUP BY", () ->
+            timed("median price of all cars (median)", () -> db.from(cars).median(Car.PRICE).orElseThrow());
+            timed("the two makes with most cars built from 2020, avg price (SQL)", () ->
                     db.query("SELECT manufacturer, count(*) AS cars, round(avg(price), 2) AS avgPrice FROM car "
                             + "WHERE year >= ? GROUP BY manufacturer ORDER BY cars DESC LIMIT 2", 2020)
                             .records(MakerStats.class));
-            timed("iterate every car and average the price in Java", () -> {
+            timed("average price, every car iterated into Java", () -> {
                 double sum = 0;
                 int count = 0;
                 for (Car car : cars) {
@@ -228,11 +231,11 @@ public final class Demo {
                 return String.format("%,d cars, average %.2f", count, sum / count);
             });
             Car changed = new Car(7, "Ford", "Focus", Colour.RED, 5, 1.0, List.of(), 2026);
-            timed("update(): replace car 7 in one transaction", () ->
+            timed("replace car 7 (update: one transaction)", () ->
                     cars.update(List.of(generated.get(7)), List.of(changed)));
-            timed("contains(the replacement)", () -> cars.contains(changed));
-            timed("remove(car 8)", () -> cars.remove(generated.get(8)));
-            timed("memory held by DuckDB (getBytesUsed)", db::getBytesUsed);
+            timed("is the new car 7 stored? (contains)", () -> cars.contains(changed));
+            timed("remove car 8 (remove)", () -> cars.remove(generated.get(8)));
+            timed("bytes DuckDB holds (getBytesUsed)", db::getBytesUsed);
             System.out.printf("%ndescribe():%n%s", db.describe());
             Runtime rt = Runtime.getRuntime();
             System.gc();

@@ -85,12 +85,14 @@ class BomTests {
         assertEquals(needed, pinned, () -> BOM + " must pin kryo, objenesis and typetools at the parent's versions");
     }
 
-    /** A user-shaped project imports the BOM: at the project version, or it tests an older quackjvm. */
+    /** The user-shaped projects import the BOM: at the project version, or they test an older quackjvm. */
     @Test
-    void theUserShapedProjectImportsTheBomAtTheProjectVersion() throws IOException {
-        String pom = Files.readString(ROOT.resolve("module-tests/user-build/pom.xml"), StandardCharsets.UTF_8);
-        assertEquals(VERSION, resolve(pom, "${quackjvm.version}"),
-                () -> "set <quackjvm.version> in module-tests/user-build/pom.xml to " + VERSION);
+    void theUserShapedProjectsImportTheBomAtTheProjectVersion() throws IOException {
+        for (String project : List.of("module-tests/user-build", "module-tests/user-build-modules")) {
+            String pom = Files.readString(ROOT.resolve(project + "/pom.xml"), StandardCharsets.UTF_8);
+            assertEquals(VERSION, resolve(pom, "${quackjvm.version}"),
+                    () -> "set <quackjvm.version> in " + project + "/pom.xml to " + VERSION);
+        }
     }
 
     /** A version as written in a pom, with a {@code ${property}} replaced by that pom's property. */

@@ -9,8 +9,10 @@ import java.util.UUID;
 public record Order(long orderId, UUID customer, String item, int quantity) {
 
     /** Its key, with the types given, so that it does not depend on typetools (see {@link Lambdas}). */
+    // tag::explicit-types[]
     public static final SimpleAttribute<Order, Long> ID =
             QueryFactory.attribute(Order.class, Long.class, "orderId", Order::orderId);
+    // end::explicit-types[]
 
     static Order of(long id) {
         return new Order(id, new UUID(id * 31, ~id), "item-" + (id % 7), (int) (id % 5) + 1);

@@ -9,7 +9,7 @@ import java.time.Duration;
 
 /**
  * Reports the progress of one collection's long operations (bulk loads, large {@code addAll}s, optimize, compact)
- * to the user's {@link ProgressListener}, if any, and to the log: at INFO at most once every
+ * to the user's {@link ProgressListener} when one is set, and otherwise to the log: at INFO at most once every
  * {@link #LOG_EVERY_NANOS}, and once at the end of an operation that logged on its way or ran for longer than that.
  * A listener's exception is logged and swallowed. It only reports: it never decides what an operation does.
  * Thread-safe; each {@link Tracker} belongs to the thread running its operation.
@@ -83,8 +83,7 @@ final class ProgressReporter {
                 } catch (RuntimeException e) {
                     LOG.warn("The progress listener of collection '{}' threw; ignored", collection, e);
                 }
-            }
-            if (LOG.isInfoEnabled() && (last ? logged || now - started >= LOG_EVERY_NANOS
+            } else if (LOG.isInfoEnabled() && (last ? logged || now - started >= LOG_EVERY_NANOS
                     : now - lastLog >= LOG_EVERY_NANOS)) {
                 LOG.info("{}", p);
                 lastLog = now;
