@@ -1,6 +1,7 @@
 package io.quackjvm.api.internal.collection;
 
 import io.quackjvm.api.internal.index.IndexTable;
+import io.quackjvm.api.internal.query.ExistsInSql;
 import io.quackjvm.api.internal.query.QuerySql;
 import io.quackjvm.api.internal.query.Visible;
 import io.quackjvm.api.internal.result.TranslatedResultSet;
@@ -54,7 +55,7 @@ public class QuackCollection<O> extends ConcurrentIndexedCollection<O> {
     public ResultSet<O> retrieve(Query<O> query, QueryOptions queryOptions) {
         table.checkOpen();
         QueryOptions options = queryOptions == null ? new QueryOptions() : queryOptions;
-        QuerySql.checkExistsIn(table, query);
+        ExistsInSql.checkExistsIn(table, query);
         TranslatedResultSet.Plan<O> plan = plan(query, options);
         if (plan == null) {
             return super.retrieve(query, options);

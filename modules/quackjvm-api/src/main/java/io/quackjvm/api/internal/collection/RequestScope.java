@@ -7,7 +7,6 @@ import io.quackjvm.api.internal.database.OpenResources;
 import io.quackjvm.api.PersistenceClosedException;
 import io.quackjvm.api.spi.PooledConnection;
 
-import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;

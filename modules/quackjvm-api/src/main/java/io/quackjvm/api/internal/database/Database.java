@@ -2,17 +2,12 @@ package io.quackjvm.api.internal.database;
 
 import io.quackjvm.api.internal.collection.CollectionTable;
 
-import io.quackjvm.api.DatabaseLockedException;
 import io.quackjvm.api.PersistenceClosedException;
-import io.quackjvm.api.ProviderException;
 import io.quackjvm.api.QuackException;
-import io.quackjvm.api.spi.ConnectionInitializer;
 import io.quackjvm.api.spi.ConnectionPool;
-import io.quackjvm.api.spi.ConnectionPoolProvider;
 import io.quackjvm.api.spi.PooledConnection;
 import io.quackjvm.api.spi.ResultReaderProvider;
 import io.quackjvm.api.spi.WritePolicy;
-import io.quackjvm.api.spi.WritePolicyProvider;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -22,17 +17,12 @@ import java.lang.ref.Reference;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.HashMap;
 import java.util.List;
 import java.util.WeakHashMap;
 import java.util.Map;
-import java.util.Optional;
-import java.util.Properties;
 
 /**
  * One open DuckDB database: the root connection every request connection is duplicated from, the pool that
@@ -42,12 +32,6 @@ public final class Database implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(Database.class);
 
-    /**
-     * DuckDB allows one open database object per file; a second one in the same JVM is refused by us. Keyed by
-     * every identity of a file ({@link DatabaseFiles#identities}), each mapped to the file name its owner opened;
-     * guarded by itself.
-     */
-    private static final Map<Object, Path> OPEN_FILES = new HashMap<>();
 
     /**
      * The name a database file is attached under. A file is not opened as the JDBC URL's database but attached
@@ -70,7 +54,7 @@ public final class Database implements AutoCloseable {
 
     /**
      * Releases a database the application dropped without {@link #close()} once it is unreachable: its connections,
-     * its DuckDB instance or catalog, its spill directory and its claim on its file ({@link Resources}). One daemon
+     * its DuckDB instance or catalog, its spill directory and its claim on its file ({@link DatabaseResources}). One daemon
      * thread for the whole library, started with the first database.
      */
     private static final Cleaner CLEANER = Cleaner.create(r -> {
@@ -93,10 +77,10 @@ public final class Database implements AutoCloseable {
     /** Statements running now on behalf of a caller, cancelled by {@link #close()}; guarded by itself. */
     private final java.util.Set<Statement> running = new java.util.HashSet<>();
     /** Everything that closing releases; also the {@link #CLEANER}'s action, so it must not refer to this. */
-    private final Resources owned;
+    private final DatabaseResources owned;
     private final Cleaner.Cleanable cleanable;
 
-    private Database(Resources owned, ConnectionPool pool, WritePolicy writePolicy, ResultReaderProvider pointReader,
+    Database(DatabaseResources owned, ConnectionPool pool, WritePolicy writePolicy, ResultReaderProvider pointReader,
                      ResultReaderProvider bulkReader) {
         this.owned = owned;
         this.file = owned.file;
@@ -113,227 +97,7 @@ public final class Database implements AutoCloseable {
 
     /** Opens a database; fails with a {@link QuackException} subclass naming the problem. */
     public static Database open(DatabaseSettings settings) {
-        ConnectionPoolProvider poolProvider = settings.poolProvider() != null ? settings.poolProvider()
-                : Providers.load(ConnectionPoolProvider.class).named("duplicating");
-        WritePolicyProvider policyProvider = settings.writePolicyProvider() != null ? settings.writePolicyProvider()
-                : Providers.load(WritePolicyProvider.class).named("per-collection");
-        Providers<ResultReaderProvider> readers = settings.readers().isEmpty()
-                ? Providers.load(ResultReaderProvider.class)
-                : Providers.load(ResultReaderProvider.class, settings.readers());
-        ResultReaderProvider point = null;
-        ResultReaderProvider bulk = null;
-        for (ResultReaderProvider reader : readers.all()) {
-            Optional<String> reason = reader.unavailableReason();
-            if (reason.isPresent()) {
-                readers.reject(reader, reason.get());
-            } else if (!reader.bulk() && point == null) {
-                point = reader;
-            } else if (reader.bulk() && bulk == null) {
-                bulk = reader;
-            }
-        }
-        if (point == null) {
-            throw new ProviderException("No usable row-by-row ResultReaderProvider (such as 'jdbc' from module "
-                    + "io.quackjvm.reader.jdbc) was found. " + readers.describe());
-        }
-        Path file = settings.file() == null ? null : settings.file().toAbsolutePath().normalize();
-        Properties properties = new Properties();
-        properties.putAll(settings.properties());
-        if (settings.memoryLimit() != null) {
-            properties.setProperty("memory_limit", settings.memoryLimit());
-        }
-        // Read-only applies to the file, which is attached (see CATALOG); DuckDB refuses it for the in-memory root.
-        boolean readOnly = removeAccessMode(properties, file);
-        // Never download anything at run time: a file DuckDB does not recognise (a SQLite database, say) would
-        // otherwise make it fetch and load a scanner extension.
-        properties.putIfAbsent("autoinstall_known_extensions", "false");
-        properties.putIfAbsent("autoload_known_extensions", "false");
-        // Streaming keeps a large scan from being materialised whole inside DuckDB before Java reads it.
-        properties.setProperty("jdbc_stream_results", "true");
-        // How far DuckDB runs a streaming query ahead of the reader. Its default (~1 MB, in practice ~9 MB per
-        // result with 2 threads) is what an open, half-read result holds in native memory; a small buffer keeps
-        // it near the one chunk being read without slowing a full scan (measured in
-        // benchmarks/results/reliability/abandoned-results.md). It is a per-connection setting DuckDB refuses at
-        // open, so it is set on the root connection, whose duplicates inherit it.
-        Object streamingBuffer = properties.remove(STREAMING_BUFFER);
-        String streamingBufferSize = streamingBuffer == null ? DEFAULT_STREAMING_BUFFER : streamingBuffer.toString();
-        // DuckDB 1.5.5 bakes column statistics into a prepared statement's plan, and a cached statement re-run
-        // after other connections committed new rows answers from the old statistics: a cached
-        // "SELECT count(*) FROM t" kept returning 300 after 40 rows were appended and committed, a cached
-        // "... WHERE k = 305" found nothing, joins dropped rows and ORDER BY misplaced them (measured on
-        // duplicated connections). With statistics propagation off every cached statement answered correctly, so
-        // statements can be pooled (re-preparing costs ~120-200 us each).
-        String disabled = properties.getProperty("disabled_optimizers", "").trim();
-        if (!disabled.contains("statistics_propagation")) {
-            properties.setProperty("disabled_optimizers",
-                    disabled.isEmpty() ? "statistics_propagation" : disabled + ",statistics_propagation");
-        }
-        // DuckDB frees memory into its allocator (jemalloc on Linux), which keeps freed pages resident until
-        // something purges them: after a 1M-object bulk load ~60 MB more stayed resident without the background
-        // purge thread (measured RSS 216 MB -> 149 MB with it, columnar file, memoryLimit 256MB). The user can
-        // still turn it off with property("allocator_background_threads", "false").
-        properties.putIfAbsent("allocator_background_threads", "true");
-        DriverVersion.requireSupported();
-        // An in-memory database that asks for nothing of its own is a catalog of the process's shared engine:
-        // no instance to start, no threads of its own (SharedEngine). A memory limit or any DuckDB property is a
-        // setting of a whole instance, so a database with one gets an instance of its own.
-        boolean shared = file == null && settings.memoryLimit() == null && settings.properties().isEmpty();
-        Path spill = null;
-        if (file == null && !shared && !properties.containsKey("temp_directory")) {
-            spill = SpillDirectory.create();
-            properties.setProperty("temp_directory", spill.toString());
-        }
-        if (file != null) {
-            // Spill files next to the database, as DuckDB does for a database opened by its file name; the
-            // in-memory database the file is attached to would otherwise spill into the working directory.
-            properties.putIfAbsent("temp_directory", file + ".tmp");
-        }
-        List<Object> owned = file == null ? List.of() : reserve(file);
-        // What a failed open must remove again: the files DuckDB is about to create next to nothing.
-        List<Path> created = file == null ? List.of() : DatabaseFiles.absent(file);
-        Resources resources = new Resources(file, readOnly, new OpenResources(settings.trackUnclosedResults()),
-                spill, created, owned);
-        Database db;
-        try {
-            if (file != null) {
-                DatabaseFiles.checkIsDuckDB(file, readOnly);
-            }
-            if (shared) {
-                SharedEngine engine = SharedEngine.get(properties);
-                SharedEngine.Catalog attached = engine.attach();
-                resources.shared(engine, attached.name(), attached.connection());
-            } else {
-                resources.root(DriverManager.getConnection("jdbc:duckdb:", properties), file == null ? "memory"
-                        : CATALOG);
-                try (Statement s = resources.root.createStatement()) {
-                    s.execute("SET " + STREAMING_BUFFER + " = '" + streamingBufferSize.replace("'", "''") + "'");
-                }
-            }
-            if (file != null) {
-                try (Statement s = resources.root.createStatement()) {
-                    s.execute("ATTACH '" + file.toString().replace("'", "''") + "' AS " + CATALOG
-                            + (readOnly ? " (READ_ONLY)" : " (ROW_GROUP_SIZE " + ROW_GROUP_SIZE + ")"));
-                    s.execute("USE " + CATALOG);
-                }
-            }
-            // A duplicate of the root connection starts in the instance's in-memory database: switch it to the
-            // attached file or the shared engine's catalog.
-            String use = resources.catalog.equals("memory") ? null : "USE " + resources.catalog;
-            ConnectionInitializer initializer = use == null ? ConnectionInitializer.NONE : c -> {
-                try (Statement s = c.createStatement()) {
-                    s.execute(use);
-                }
-            };
-            resources.pool = poolProvider.create(resources.root, settings.maxPooledConnections(), initializer);
-            db = new Database(resources, resources.pool, policyProvider.create(settings.serializeWrites()), point,
-                    bulk);
-        } catch (SQLException e) {
-            resources.undoOpen(e);
-            throw openFailure(file, properties, e);
-        } catch (RuntimeException | Error e) {
-            resources.undoOpen(e);
-            throw e;
-        }
-        if (file != null) {
-            // A file DuckDB has just created has a file key now: a hard link made to it later is the same file.
-            resources.claimed(claimCreated(file, owned));
-        }
-        LOG.debug("Opened {} (point reader '{}', bulk reader {})", db.describe(), point.name(),
-                bulk == null ? "none" : "'" + bulk.name() + "'");
-        return db;
-    }
-
-    /** The exception of an open that DuckDB refused. */
-    private static QuackException openFailure(Path file, Properties properties, SQLException e) {
-        String message = String.valueOf(e.getMessage());
-        if (file != null && Failures.isFileLocked(e)) {
-            return new DatabaseLockedException(file, "Cannot open database file " + file + ": it is held by "
-                    + "another process, and DuckDB allows one process per database file. DuckDB said: "
-                    + message, e);
-        }
-        return new QuackException("Cannot open " + (file == null ? "an in-memory database" : "database file " + file)
-                + " with settings " + properties.keySet() + ": " + message, e);
-    }
-
-    /**
-     * Claims every identity of {@code file} for the database about to open it.
-     *
-     * @throws DatabaseLockedException when one of them is already open in this JVM, under any name
-     */
-    private static List<Object> reserve(Path file) {
-        List<Object> ids = DatabaseFiles.identities(file);
-        synchronized (OPEN_FILES) {
-            for (Object id : ids) {
-                Path holder = OPEN_FILES.get(id);
-                if (holder != null) {
-                    throw new DatabaseLockedException(file, "Cannot open database file " + file + ": it is already "
-                            + "open in this JVM" + (holder.equals(file) ? "" : " as " + holder + " (the same file "
-                            + "under another name: a hard link, a symbolic link or another spelling of its path)")
-                            + " by another DuckDBPersistence or DuckDBDatabase, and opening one file twice would "
-                            + "lose writes. Close that one first, or build every collection of the file from one "
-                            + "DuckDBDatabase.", null);
-                }
-            }
-            for (Object id : ids) {
-                OPEN_FILES.put(id, file);
-            }
-        }
-        return ids;
-    }
-
-    /** The identities the file gained by being created (its file key), claimed too; never throws for a name. */
-    private static List<Object> claimCreated(Path file, List<Object> claimed) {
-        List<Object> more = new java.util.ArrayList<>();
-        try {
-            for (Object id : DatabaseFiles.identities(file)) {
-                if (!claimed.contains(id)) {
-                    more.add(id);
-                }
-            }
-        } catch (QuackException e) {
-            LOG.debug("Could not read the identity of {}: {}", file, e.getMessage());
-        }
-        synchronized (OPEN_FILES) {
-            for (Object id : more) {
-                OPEN_FILES.putIfAbsent(id, file);
-            }
-        }
-        return more;
-    }
-
-    private static void release(List<Object> ids) {
-        synchronized (OPEN_FILES) {
-            for (Object id : ids) {
-                OPEN_FILES.remove(id);
-            }
-        }
-    }
-
-    /**
-     * Takes DuckDB's {@code access_mode} out of the settings: {@code READ_ONLY} opens the file read-only.
-     *
-     * @return whether the file is opened read-only
-     */
-    private static boolean removeAccessMode(Properties properties, Path file) {
-        String mode = null;
-        for (String key : properties.stringPropertyNames()) {
-            if (key.equalsIgnoreCase("access_mode")) {
-                mode = properties.getProperty(key);
-                properties.remove(key);
-            }
-        }
-        if (mode == null || mode.equalsIgnoreCase("automatic") || mode.equalsIgnoreCase("read_write")) {
-            return false;
-        }
-        if (!mode.equalsIgnoreCase("read_only")) {
-            throw new IllegalArgumentException("property(\"access_mode\", \"" + mode + "\") is not a DuckDB access "
-                    + "mode; use READ_ONLY, READ_WRITE or AUTOMATIC");
-        }
-        if (file == null) {
-            throw new IllegalArgumentException("property(\"access_mode\", \"READ_ONLY\") needs a database file: an "
-                    + "in-memory database starts empty, so a read-only one could never hold anything. Add .file(path)");
-        }
-        return true;
+        return DatabaseOpening.open(settings);
     }
 
     /** {@code true} when the file was opened with {@code access_mode=READ_ONLY}: every write is refused. */
@@ -468,7 +232,7 @@ public final class Database implements AutoCloseable {
     public PooledConnection borrow() {
         checkOpen();
         try {
-            return new Borrowed(pool.borrow(), this);
+            return new BorrowedConnection(pool.borrow(), this);
         } catch (SQLException e) {
             throw Failures.wrap("Borrowing a connection from " + describe(), null, e);
         } finally {
@@ -481,58 +245,7 @@ public final class Database implements AutoCloseable {
      * keeps (the {@link #CLEANER}'s action reaches it, so it must not keep the database reachable).
      */
     public static PooledConnection lent(PooledConnection borrowed) {
-        return borrowed instanceof Borrowed b ? b.lent : borrowed;
-    }
-
-    /**
-     * A borrowed connection that keeps its database reachable for as long as it is in use: the {@link #CLEANER}
-     * must never release a database while one of its statements runs, even when the caller's last reference to the
-     * collection was the one whose method is running (the JIT may drop it before the method returns).
-     */
-    private static final class Borrowed implements PooledConnection {
-        private final PooledConnection lent;
-        @SuppressWarnings({"unused", "FieldCanBeLocal"})
-        private final Database keepAlive;
-
-        Borrowed(PooledConnection lent, Database keepAlive) {
-            this.lent = lent;
-            this.keepAlive = keepAlive;
-        }
-
-        @Override
-        public Connection connection() {
-            return lent.connection();
-        }
-
-        @Override
-        public PreparedStatement prepare(String sql) throws SQLException {
-            return lent.prepare(sql);
-        }
-
-        @Override
-        public void recycle(PreparedStatement statement) {
-            lent.recycle(statement);
-        }
-
-        @Override
-        public void begin() throws SQLException {
-            lent.begin();
-        }
-
-        @Override
-        public void commit() throws SQLException {
-            lent.commit();
-        }
-
-        @Override
-        public void rollback() throws SQLException {
-            lent.rollback();
-        }
-
-        @Override
-        public void close() {
-            lent.close();
-        }
+        return borrowed instanceof BorrowedConnection b ? b.lent : borrowed;
     }
 
     public WritePolicy writePolicy() {
@@ -771,178 +484,6 @@ public final class Database implements AutoCloseable {
         } finally {
             cleanable.clean(); // torn down already: this only unregisters it
             Reference.reachabilityFence(this);
-        }
-    }
-
-    /**
-     * What one open database holds that must be released: the connections, the DuckDB instance (its root
-     * connection; the instance ends with its last connection) or the shared engine's catalog, the results and
-     * transactions still open, the spill directory, the claim on the file and what the open created. It is the
-     * {@link #CLEANER}'s action for a database dropped without {@link #close()}, so it must not refer to the
-     * {@link Database}, nor to anything that does (the pool is created by a provider given the root connection
-     * only; what {@link OpenResources} holds refers to connections, never to the database). Thread-safe: teardown
-     * runs once, under {@link #closing}.
-     */
-    private static final class Resources implements Runnable {
-        final Path file;
-        final boolean readOnly;
-        final OpenResources open;
-        final Path spillDirectory;
-        final List<Path> created;
-        /** The identities of the file this database owns in {@link #OPEN_FILES}; empty in memory. */
-        final List<Object> owned = new java.util.ArrayList<>();
-        Connection root;
-        /** The catalog of the collections' tables: {@link #CATALOG}, the shared engine's, or {@code memory}. */
-        String catalog;
-        /** The engine whose catalog this database is, or {@code null} for an instance of its own. */
-        SharedEngine engine;
-        ConnectionPool pool;
-        volatile Path temporaryFile;
-        /** Held by the one teardown, so that a close() on another thread waits until it is done. */
-        final Object closing = new Object();
-        /** Guarded by {@link #closing}. */
-        boolean tornDown;
-
-        Resources(Path file, boolean readOnly, OpenResources open, Path spillDirectory, List<Path> created,
-                  List<Object> owned) {
-            this.file = file;
-            this.readOnly = readOnly;
-            this.open = open;
-            this.spillDirectory = spillDirectory;
-            this.created = created;
-            this.owned.addAll(owned);
-        }
-
-        void root(Connection root, String catalog) {
-            this.root = root;
-            this.catalog = catalog;
-        }
-
-        void shared(SharedEngine engine, String catalog, Connection root) {
-            this.engine = engine;
-            this.catalog = catalog;
-            this.root = root;
-        }
-
-        void claimed(List<Object> more) {
-            synchronized (closing) {
-                owned.addAll(more);
-            }
-        }
-
-        String describe() {
-            return file == null ? "in-memory DuckDB database" : "DuckDB database " + file;
-        }
-
-        /** The cleaner's entry point: the database became unreachable without being closed. */
-        @Override
-        public void run() {
-            synchronized (closing) {
-                if (tornDown) {
-                    return;
-                }
-                tornDown = true;
-                try {
-                    LOG.debug("The {} was dropped without close(); releasing it", describe());
-                    tearDown(false, false);
-                } catch (RuntimeException | Error e) {
-                    LOG.warn("Releasing the {}, dropped without close(), failed: {}", describe(), e.toString());
-                }
-            }
-        }
-
-        /** Closes everything once; the claim on the file is given up last. */
-        void tearDown(boolean deleteCreated, boolean warnOpen) {
-            List<Throwable> left = open.releaseAll();
-            if (!left.isEmpty() && warnOpen) {
-                QuackException where = null;
-                if (left.get(0) != null) {
-                    where = new QuackException(left.size() + " unclosed result(s) of the " + describe());
-                    for (Throwable origin : left) {
-                        where.addSuppressed(origin);
-                    }
-                }
-                LOG.warn("Closed the {} with {} result(s) or iterator(s) still open; they were released and now fail "
-                        + "if used. Close every ResultSet and iterator you open (try-with-resources){}", describe(),
-                        left.size(), where == null ? "; build with trackUnclosedResults(true) to log where each was "
-                                + "opened" : "", where);
-            }
-            if (file != null && !readOnly && !deleteCreated) {
-                // Fold the log into the file: a file closed cleanly has no log, so any process can open it
-                // read-only (DuckDB cannot replay some logs read-only, one that creates an index for one).
-                try (Statement s = root.createStatement()) {
-                    s.execute("CHECKPOINT " + CATALOG);
-                } catch (SQLException e) {
-                    LOG.warn("Closing the {}: the last checkpoint failed, so its log stays next to the file and is "
-                            + "replayed when the file is next opened read-write: {}", describe(), e.getMessage());
-                }
-            }
-            RuntimeException poolFailure = closeConnections();
-            if (deleteCreated) {
-                DatabaseFiles.deleteCreated(created);
-            }
-            deleteTemporaryFile();
-            release(owned);
-            LOG.debug("Closed {}", describe());
-            if (poolFailure != null) {
-                throw new QuackException("Closing the " + describe() + ": its connection pool failed to close ("
-                        + poolFailure + "); the database was closed and its file released all the same", poolFailure);
-            }
-        }
-
-        /** Undoes a failed {@link #open}: closes what it opened, deletes what it created, then gives up the file. */
-        void undoOpen(Throwable failure) {
-            synchronized (closing) {
-                tornDown = true;
-                RuntimeException poolFailure = closeConnections();
-                if (poolFailure != null) {
-                    failure.addSuppressed(poolFailure);
-                }
-                DatabaseFiles.deleteCreated(created);
-                release(owned);
-            }
-        }
-
-        /**
-         * Closes the pool and the root connection (an instance of its own ends with its last connection), detaches
-         * the shared engine's catalog, and deletes the spill directory; returns the pool's failure, if any.
-         */
-        private RuntimeException closeConnections() {
-            RuntimeException poolFailure = null;
-            try {
-                if (pool != null) {
-                    pool.close();
-                }
-            } catch (RuntimeException e) {
-                poolFailure = e;
-            }
-            try {
-                if (root != null) {
-                    root.close();
-                }
-            } catch (SQLException | RuntimeException e) {
-                LOG.warn("Closing {} failed: {}", describe(), e.getMessage());
-            }
-            if (engine != null) {
-                engine.detach(catalog);
-            }
-            SpillDirectory.delete(spillDirectory);
-            return poolFailure;
-        }
-
-        /** Deletes a temporary database ({@code onPrimaryKeyInTempFile}); a failure is logged, not thrown. */
-        private void deleteTemporaryFile() {
-            Path temp = temporaryFile;
-            if (temp == null) {
-                return;
-            }
-            try {
-                Files.deleteIfExists(Path.of(temp + ".wal"));
-                Files.deleteIfExists(temp);
-                Files.deleteIfExists(temp.getParent());
-            } catch (IOException e) {
-                LOG.debug("Could not delete the temporary database {}: {}", temp, e.getMessage());
-            }
         }
     }
 }

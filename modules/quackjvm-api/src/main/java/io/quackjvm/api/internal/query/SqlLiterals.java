@@ -1,7 +1,6 @@
 package io.quackjvm.api.internal.query;
 
 import java.math.BigInteger;
-import java.util.List;
 import java.util.UUID;
 
 /**
