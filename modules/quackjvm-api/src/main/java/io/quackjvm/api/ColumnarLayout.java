@@ -74,6 +74,13 @@ public final class ColumnarLayout<O> {
         this.fields = List.copyOf(named);
     }
 
+    /** The same layout with {@link #withRowCopy()} applied: the same fields. */
+    private ColumnarLayout(ColumnarLayout<O> base) {
+        this.kind = base.kind;
+        this.description = base.description.withRowCopy();
+        this.fields = base.fields;
+    }
+
     /**
      * This layout with a copy of each whole row kept in one more column, {@code _row} (a BLOB, hidden from the
      * collection's SQL view), next to the typed columns. A lookup by primary key then fetches that one column
@@ -89,7 +96,7 @@ public final class ColumnarLayout<O> {
      * message, as is the reverse.
      */
     public ColumnarLayout<O> withRowCopy() {
-        return new ColumnarLayout<>(kind, description.withRowCopy());
+        return new ColumnarLayout<>(this);
     }
 
     /** Whether {@link #withRowCopy()} was applied. */

@@ -10,6 +10,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -18,7 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * The exported packages hold API, not machinery: no class in them names a provider's classes (Arrow's belong to
  * the Arrow reader) or makes users' members accessible (the reflection behind columnar layouts lives in the
- * non-exported {@code io.quackjvm.api.layout}).
+ * non-exported {@code io.quackjvm.api.layout}), and the SPI does not depend on the user API.
  */
 class ExportedPackagesTest {
 
@@ -42,6 +44,22 @@ class ExportedPackagesTest {
             }
         }
         return found;
+    }
+
+    /** A provider compiles against the SPI alone: no SPI class refers to a class of the user API. */
+    @Test
+    void theSpiDoesNotDependOnTheUserApi() throws Exception {
+        List<Path> spi = classesOf(ColumnarDescription.class);
+        List<String> found = new ArrayList<>();
+        Pattern userApi = Pattern.compile("io/quackjvm/api/[A-Z][A-Za-z0-9_$]*");
+        for (Path c : spi) {
+            Matcher m = userApi.matcher(new String(Files.readAllBytes(c), StandardCharsets.ISO_8859_1));
+            while (m.find()) {
+                found.add(c.getFileName() + " -> " + m.group());
+            }
+        }
+        assertTrue(spi.size() > 10, "the scan must see the SPI's classes: " + spi);
+        assertEquals(List.of(), found);
     }
 
     @Test
