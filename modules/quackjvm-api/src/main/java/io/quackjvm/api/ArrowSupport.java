@@ -16,12 +16,11 @@ import java.util.Optional;
  *
  * <p>Arrow needs the {@code quackjvm-reader-arrow} module (with arrow-vector, arrow-c-data and
  * arrow-memory-unsafe) and a JVM flag that opens {@code java.nio} to Arrow's memory module. Without either,
- * everything still works through JDBC rows, only slower. The answer is worked out once per JVM. Thread-safe.
+ * everything still works through JDBC rows, only slower. The answers come from the bulk result reader found on the
+ * module or class path (the Arrow reader), which knows how Arrow was loaded; they are worked out once per JVM.
+ * Thread-safe.
  */
 public final class ArrowSupport {
-
-    private static final String MODULE_FLAG = "--add-opens=java.base/java.nio=org.apache.arrow.memory.core";
-    private static final String CLASS_PATH_FLAG = "--add-opens=java.base/java.nio=ALL-UNNAMED";
 
     private ArrowSupport() {
     }
@@ -30,16 +29,11 @@ public final class ArrowSupport {
         /** The reader that reads large results in batches (the Arrow reader when its module is present). */
         static final Optional<ResultReaderProvider> BULK = Providers.load(ResultReaderProvider.class).all().stream()
                 .filter(ResultReaderProvider::bulk).findFirst();
-        static final String REASON = findReason();
-
-        private static String findReason() {
-            Optional<ResultReaderProvider> arrow = BULK;
-            if (arrow.isEmpty()) {
-                return "the Arrow reader is not on the module or class path: add io.quackjvm:quackjvm-reader-arrow "
-                        + "(it brings arrow-vector, arrow-c-data and arrow-memory-unsafe)";
-            }
-            return arrow.get().unavailableReason().orElse(null);
-        }
+        static final String REASON = BULK.isEmpty()
+                ? "the Arrow reader is not on the module or class path: add io.quackjvm:quackjvm-reader-arrow "
+                        + "(it brings arrow-vector, arrow-c-data and arrow-memory-unsafe)"
+                : BULK.get().unavailableReason().orElse(null);
+        static final String FLAG = BULK.flatMap(ResultReaderProvider::requiredJvmFlag).orElse(null);
     }
 
     /** {@code true} when large results are read as Arrow batches. */
@@ -54,21 +48,10 @@ public final class ArrowSupport {
 
     /**
      * The JVM flag Arrow needs, in the form that fits how this application runs: naming Arrow's memory module on
-     * the module path, {@code ALL-UNNAMED} on the class path.
+     * the module path, {@code ALL-UNNAMED} on the class path. {@code null} when the Arrow reader is not on the module
+     * or class path (no flag helps then; {@link #getUnavailableReason()} says what to add).
      */
     public static String getRequiredJvmFlag() {
-        Optional<String> flag = Answer.BULK.flatMap(ResultReaderProvider::requiredJvmFlag);
-        if (flag.isPresent()) {
-            return flag.get();
-        }
-        if (ModuleLayer.boot().findModule("org.apache.arrow.memory.core").isPresent()) {
-            return MODULE_FLAG;
-        }
-        try {
-            Class.forName("org.apache.arrow.memory.BufferAllocator", false, ArrowSupport.class.getClassLoader());
-            return CLASS_PATH_FLAG;
-        } catch (ClassNotFoundException e) {
-            return ArrowSupport.class.getModule().isNamed() ? MODULE_FLAG : CLASS_PATH_FLAG;
-        }
+        return Answer.FLAG;
     }
 }

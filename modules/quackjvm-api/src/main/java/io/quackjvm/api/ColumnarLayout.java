@@ -1,17 +1,12 @@
 package io.quackjvm.api;
 
+import io.quackjvm.api.layout.Descriptions;
+import io.quackjvm.api.layout.FieldDescription;
 import io.quackjvm.api.spi.ColumnarDescription;
 import io.quackjvm.api.spi.ObjectLayoutProvider;
 
-import java.lang.reflect.Constructor;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Method;
-import java.lang.reflect.Modifier;
-import java.lang.reflect.ParameterizedType;
-import java.lang.reflect.RecordComponent;
 import java.lang.reflect.Type;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -65,33 +60,25 @@ public final class ColumnarLayout<O> {
         EXPLICIT
     }
 
-    private final Class<O> objectType;
     private final Kind kind;
     private final List<Field<O>> fields;
-    private final Description<O> description;
+    private final FieldDescription<O> description;
 
-    private ColumnarLayout(Class<O> objectType, Kind kind, List<Field<O>> fields, Function<Object[], O> factory,
-                           List<java.lang.reflect.Field> setters) {
-        this.objectType = objectType;
+    private ColumnarLayout(Kind kind, FieldDescription<O> description) {
         this.kind = kind;
-        this.fields = List.copyOf(fields);
-        this.description = new Description<>(objectType, kind, this.fields, factory, setters);
-        Set<String> seen = new java.util.HashSet<>();
-        for (Field<O> f : this.fields) {
-            // DuckDB column names are case-insensitive: "price" and "Price" would be one column.
-            if (!seen.add(f.name().toLowerCase(java.util.Locale.ROOT))) {
-                throw new IllegalArgumentException(objectType.getName() + " has two fields named '" + f.name()
-                        + "' (DuckDB column names ignore case); rename one or use ColumnarLayout.builder");
-            }
+        this.description = description;
+        List<Field<O>> named = new ArrayList<>(description.fields().size());
+        for (ColumnarDescription.Field<O> f : description.fields()) {
+            named.add(new Field<>(f.name(), f.type()));
         }
+        this.fields = List.copyOf(named);
     }
 
-    /** The same layout with {@link #withRowCopy()} applied. */
-    private ColumnarLayout(ColumnarLayout<O> base, boolean rowCopy) {
-        this.objectType = base.objectType;
+    /** The same layout with {@link #withRowCopy()} applied: the same fields. */
+    private ColumnarLayout(ColumnarLayout<O> base) {
         this.kind = base.kind;
+        this.description = base.description.withRowCopy();
         this.fields = base.fields;
-        this.description = new Description<>(base.description, rowCopy);
     }
 
     /**
@@ -109,12 +96,12 @@ public final class ColumnarLayout<O> {
      * message, as is the reverse.
      */
     public ColumnarLayout<O> withRowCopy() {
-        return new ColumnarLayout<>(this, true);
+        return new ColumnarLayout<>(this);
     }
 
     /** Whether {@link #withRowCopy()} was applied. */
     public boolean rowCopy() {
-        return description.rowCopy;
+        return description.rowCopy();
     }
 
     /**
@@ -124,29 +111,7 @@ public final class ColumnarLayout<O> {
      *                                  {@code io.quackjvm.api}
      */
     public static <O> ColumnarLayout<O> ofRecord(Class<O> recordType) {
-        Objects.requireNonNull(recordType, "recordType");
-        if (!recordType.isRecord()) {
-            throw new IllegalArgumentException(recordType.getName() + " is not a record; use "
-                    + "ColumnarLayout.reflective(" + recordType.getSimpleName() + ".class) for an ordinary class");
-        }
-        RecordComponent[] components = recordType.getRecordComponents();
-        List<Field<O>> fields = new ArrayList<>();
-        Class<?>[] parameterTypes = new Class<?>[components.length];
-        for (int i = 0; i < components.length; i++) {
-            RecordComponent rc = components[i];
-            Method accessor = rc.getAccessor();
-            open(recordType, accessor);
-            parameterTypes[i] = rc.getType();
-            fields.add(new Field<>(rc.getName(), rc.getGenericType(), o -> invoke(accessor, o)));
-        }
-        Constructor<O> canonical;
-        try {
-            canonical = recordType.getDeclaredConstructor(parameterTypes);
-        } catch (NoSuchMethodException e) {
-            throw new IllegalArgumentException("Record " + recordType.getName() + " has no canonical constructor", e);
-        }
-        open(recordType, canonical);
-        return new ColumnarLayout<>(recordType, Kind.RECORD, fields, values -> construct(canonical, values), List.of());
+        return new ColumnarLayout<>(Kind.RECORD, Descriptions.ofRecord(recordType));
     }
 
     /**
@@ -159,53 +124,7 @@ public final class ColumnarLayout<O> {
      *                                  abstract class, or its package is not open to {@code io.quackjvm.api}
      */
     public static <O> ColumnarLayout<O> reflective(Class<O> type) {
-        Objects.requireNonNull(type, "type");
-        if (type.isRecord()) {
-            throw new IllegalArgumentException(type.getName() + " is a record; use ColumnarLayout.ofRecord("
-                    + type.getSimpleName() + ".class)");
-        }
-        if (type.isInterface() || Modifier.isAbstract(type.getModifiers()) || type.isArray() || type.isPrimitive()
-                || type.isEnum()) {
-            throw new IllegalArgumentException(type.getName() + " cannot be described reflectively: it must be a "
-                    + "concrete class");
-        }
-        List<Class<?>> hierarchy = new ArrayList<>();
-        for (Class<?> c = type; c != null && c != Object.class; c = c.getSuperclass()) {
-            hierarchy.add(0, c);
-        }
-        List<Field<O>> fields = new ArrayList<>();
-        List<java.lang.reflect.Field> reflected = new ArrayList<>();
-        for (Class<?> c : hierarchy) {
-            for (java.lang.reflect.Field f : c.getDeclaredFields()) {
-                int m = f.getModifiers();
-                if (Modifier.isStatic(m) || Modifier.isTransient(m) || f.isSynthetic()) {
-                    continue;
-                }
-                open(type, f);
-                reflected.add(f);
-                fields.add(new Field<>(f.getName(), f.getGenericType(), o -> {
-                    try {
-                        return f.get(o);
-                    } catch (IllegalAccessException e) {
-                        throw new IllegalStateException("Cannot read field " + f, e);
-                    }
-                }));
-            }
-        }
-        Constructor<O> noArgs = null;
-        try {
-            noArgs = type.getDeclaredConstructor();
-            open(type, noArgs);
-        } catch (NoSuchMethodException e) {
-            // rebuilt without a constructor by the layout provider: see ColumnarDescription.canConstruct
-        }
-        Constructor<O> ctor = noArgs;
-        Function<Object[], O> factory = ctor == null ? null : values -> {
-            O o = construct(ctor, new Object[0]);
-            fill(reflected, o, values);
-            return o;
-        };
-        return new ColumnarLayout<>(type, Kind.REFLECTIVE, fields, factory, reflected);
+        return new ColumnarLayout<>(Kind.REFLECTIVE, Descriptions.reflective(type));
     }
 
     /** Starts an explicit description of {@code type}'s columns. */
@@ -215,7 +134,7 @@ public final class ColumnarLayout<O> {
 
     /** The described class. */
     public Class<O> objectType() {
-        return objectType;
+        return description.objectType();
     }
 
     /** How this layout was described. */
@@ -236,57 +155,14 @@ public final class ColumnarLayout<O> {
         return description;
     }
 
-    private static void fill(List<java.lang.reflect.Field> setters, Object o, Object[] values) {
-        for (int i = 0; i < setters.size(); i++) {
-            java.lang.reflect.Field f = setters.get(i);
-            try {
-                f.set(o, values[i]);
-            } catch (IllegalAccessException | IllegalArgumentException e) {
-                throw new IllegalStateException("Cannot set field " + f + " to " + values[i], e);
-            }
-        }
-    }
-
     @Override
     public String toString() {
-        StringBuilder sb = new StringBuilder("ColumnarLayout{").append(kind).append(' ').append(objectType.getName());
+        StringBuilder sb = new StringBuilder("ColumnarLayout{").append(kind).append(' ')
+                .append(objectType().getName());
         for (Field<O> f : fields) {
             sb.append(", ").append(f.name()).append(": ").append(f.type().getTypeName());
         }
-        return sb.append(description.rowCopy ? ", with row copy}" : "}").toString();
-    }
-
-    private static void open(Class<?> type, java.lang.reflect.AccessibleObject member) {
-        try {
-            member.setAccessible(true);
-        } catch (RuntimeException e) { // InaccessibleObjectException, SecurityException
-            String pkg = type.getPackageName();
-            throw new IllegalArgumentException("Cannot reach " + member + " of " + type.getName() + ": add 'opens "
-                    + pkg + " to io.quackjvm.api;' to module " + type.getModule().getName() + " (or run with "
-                    + "--add-opens " + type.getModule().getName() + "/" + pkg + "=io.quackjvm.api), or describe "
-                    + "the class with ColumnarLayout.builder and method references", e);
-        }
-    }
-
-    private static Object invoke(Method accessor, Object o) {
-        try {
-            return accessor.invoke(o);
-        } catch (IllegalAccessException e) {
-            throw new IllegalStateException("Cannot call " + accessor, e);
-        } catch (InvocationTargetException e) {
-            throw new IllegalStateException(accessor + " threw " + e.getCause(), e.getCause());
-        }
-    }
-
-    private static <O> O construct(Constructor<O> ctor, Object[] values) {
-        try {
-            return ctor.newInstance(values);
-        } catch (InstantiationException | IllegalAccessException | IllegalArgumentException e) {
-            throw new IllegalStateException("Cannot call " + ctor + " with " + Arrays.toString(values), e);
-        } catch (InvocationTargetException e) {
-            throw new IllegalStateException(ctor + " threw " + e.getCause() + " for " + Arrays.toString(values),
-                    e.getCause());
-        }
+        return sb.append(rowCopy() ? ", with row copy}" : "}").toString();
     }
 
     /**
@@ -298,12 +174,10 @@ public final class ColumnarLayout<O> {
     public static final class Field<O> {
         private final String name;
         private final Type type;
-        private final Function<? super O, ?> getter;
 
-        Field(String name, Type type, Function<? super O, ?> getter) {
+        Field(String name, Type type) {
             this.name = name;
             this.type = type;
-            this.getter = getter;
         }
 
         /** The column name: the field's or component's name. */
@@ -314,96 +188,6 @@ public final class ColumnarLayout<O> {
         /** The field's Java type, with type arguments where it has them. */
         public Type type() {
             return type;
-        }
-
-        @Override
-        public String toString() {
-            return name + ": " + type.getTypeName();
-        }
-    }
-
-    /** The {@link ColumnarDescription} of a layout: its fields' getters, its factory and, if reflective, setters. */
-    private static final class Description<O> implements ColumnarDescription<O> {
-        private final Class<O> objectType;
-        private final Kind kind;
-        private final List<ColumnarDescription.Field<O>> fields;
-        private final Function<Object[], O> factory;
-        /** For reflective layouts: the fields to set, in {@link #fields} order (see {@link #fill}). */
-        private final List<java.lang.reflect.Field> setters;
-        private final boolean rowCopy;
-
-        Description(Description<O> base, boolean rowCopy) {
-            this.objectType = base.objectType;
-            this.kind = base.kind;
-            this.fields = base.fields;
-            this.factory = base.factory;
-            this.setters = base.setters;
-            this.rowCopy = rowCopy;
-        }
-
-        Description(Class<O> objectType, Kind kind, List<ColumnarLayout.Field<O>> fields,
-                    Function<Object[], O> factory, List<java.lang.reflect.Field> setters) {
-            this.objectType = objectType;
-            this.kind = kind;
-            List<ColumnarDescription.Field<O>> accessors = new ArrayList<>(fields.size());
-            for (ColumnarLayout.Field<O> f : fields) {
-                accessors.add(new Accessor<>(f.name, f.type, f.getter));
-            }
-            this.fields = List.copyOf(accessors);
-            this.factory = factory;
-            this.setters = List.copyOf(setters);
-            this.rowCopy = false;
-        }
-
-        @Override
-        public boolean rowCopy() {
-            return rowCopy;
-        }
-
-        @Override
-        public Class<O> objectType() {
-            return objectType;
-        }
-
-        @Override
-        public List<ColumnarDescription.Field<O>> fields() {
-            return fields;
-        }
-
-        @Override
-        public boolean canConstruct() {
-            return factory != null;
-        }
-
-        @Override
-        public O newObject(Object[] values) {
-            if (factory == null) {
-                throw new IllegalStateException(objectType.getName() + " has no no-argument constructor; allocate "
-                        + "the object and call fill");
-            }
-            return factory.apply(values);
-        }
-
-        @Override
-        public void fill(O object, Object[] values) {
-            if (kind != Kind.REFLECTIVE) {
-                throw new IllegalStateException("Only reflective layouts are filled field by field");
-            }
-            ColumnarLayout.fill(setters, object, values);
-        }
-
-        @Override
-        public String toString() {
-            return "ColumnarDescription{" + kind + ' ' + objectType.getName() + ", " + fields + '}';
-        }
-    }
-
-    /** A field's name, type and getter, as a layout provider reads it. */
-    private record Accessor<O>(String name, Type type, Function<? super O, ?> getter)
-            implements ColumnarDescription.Field<O> {
-        @Override
-        public Object get(O object) {
-            return getter.apply(object);
         }
 
         @Override
@@ -433,7 +217,7 @@ public final class ColumnarLayout<O> {
      */
     public static final class Builder<O> {
         private final Class<O> type;
-        private final List<Field<O>> fields = new ArrayList<>();
+        private final List<ColumnarDescription.Field<O>> fields = new ArrayList<>();
         private final Map<String, Integer> positions = new LinkedHashMap<>();
         private Function<Values, O> factory;
 
@@ -452,15 +236,15 @@ public final class ColumnarLayout<O> {
         /** Adds a DuckDB LIST column of {@code elementType} values. */
         public <E> Builder<O> listColumn(String name, Class<E> elementType,
                                          Function<? super O, ? extends List<E>> getter) {
-            return add(name, new Parameterized(List.class, Objects.requireNonNull(elementType, "element type")),
-                    getter);
+            return add(name, Descriptions.parameterized(List.class,
+                    Objects.requireNonNull(elementType, "element type")), getter);
         }
 
         /** Adds a DuckDB LIST column holding a set of {@code elementType} values (read back in stored order). */
         public <E> Builder<O> setColumn(String name, Class<E> elementType,
                                         Function<? super O, ? extends Set<E>> getter) {
-            return add(name, new Parameterized(Set.class, Objects.requireNonNull(elementType, "element type")),
-                    getter);
+            return add(name, Descriptions.parameterized(Set.class,
+                    Objects.requireNonNull(elementType, "element type")), getter);
         }
 
         private Builder<O> add(String name, Type columnType, Function<? super O, ?> getter) {
@@ -474,7 +258,7 @@ public final class ColumnarLayout<O> {
                 throw new IllegalStateException("Column '" + name + "' was already declared");
             }
             positions.put(name, fields.size());
-            fields.add(new Field<>(name, columnType, getter));
+            fields.add(Descriptions.field(name, columnType, getter));
             return this;
         }
 
@@ -501,31 +285,24 @@ public final class ColumnarLayout<O> {
             }
             Map<String, Integer> pos = Map.copyOf(positions);
             Function<Values, O> f = factory;
-            return new ColumnarLayout<>(type, Kind.EXPLICIT, fields, values -> f.apply(new Values() {
-                @Override
-                public Object get(int index) {
-                    return values[index];
-                }
+            return new ColumnarLayout<>(Kind.EXPLICIT, Descriptions.explicit(type, fields, values -> f.apply(
+                    new Values() {
+                        @Override
+                        public Object get(int index) {
+                            return values[index];
+                        }
 
-                @Override
-                @SuppressWarnings("unchecked")
-                public <T> T get(String column) {
-                    Integer i = pos.get(column);
-                    if (i == null) {
-                        throw new IllegalArgumentException("No column '" + column + "' in the layout of "
-                                + type.getName() + "; columns: " + pos.keySet());
-                    }
-                    return (T) values[i];
-                }
-            }), List.of());
+                        @Override
+                        @SuppressWarnings("unchecked")
+                        public <T> T get(String column) {
+                            Integer i = pos.get(column);
+                            if (i == null) {
+                                throw new IllegalArgumentException("No column '" + column + "' in the layout of "
+                                        + type.getName() + "; columns: " + pos.keySet());
+                            }
+                            return (T) values[i];
+                        }
+                    })));
         }
-    }
-
-    /** {@code List<E>} or {@code Set<E>} for explicit columns. */
-    private record Parameterized(Class<?> raw, Type element) implements ParameterizedType {
-        @Override public Type[] getActualTypeArguments() { return new Type[]{element}; }
-        @Override public Type getRawType() { return raw; }
-        @Override public Type getOwnerType() { return null; }
-        @Override public String getTypeName() { return raw.getName() + "<" + element.getTypeName() + ">"; }
     }
 }

@@ -1,15 +1,15 @@
 package io.quackjvm.api.spi;
 
-import io.quackjvm.api.ColumnarLayout;
+import io.quackjvm.api.layout.Descriptions;
 
 import java.lang.reflect.Type;
 import java.util.List;
 
 /**
- * The provider's side of a {@link ColumnarLayout}: the fields to store one per column, how to read each from an
- * object, and how to build an object again from one value per field. A user describes a class with
- * {@code ColumnarLayout.ofRecord}, {@code reflective} or {@code builder}; the builder passes
- * {@link ColumnarLayout#description()} to the layout provider, which needs nothing else from the user API.
+ * The provider's side of a user's {@code ColumnarLayout}: the fields to store one per column, how to read each from
+ * an object, and how to build an object again from one value per field. A user describes a class with
+ * {@code ColumnarLayout.ofRecord}, {@code reflective} or {@code builder}; the builder passes the layout's
+ * {@code description()} to the layout provider, which needs nothing else from the user API.
  *
  * <p>Immutable and thread-safe.
  *
@@ -18,14 +18,15 @@ import java.util.List;
 public interface ColumnarDescription<O> extends LayoutDescription {
 
     /**
-     * The description of {@code ColumnarLayout.ofRecord(recordType)}: for a layout that stores a record inside one
-     * column (as a STRUCT, say).
+     * A record's components, in declaration order, rebuilt through the canonical constructor: the same description
+     * as {@code ColumnarLayout.ofRecord(recordType)}'s, for a layout that stores a record inside one column (as a
+     * STRUCT, say).
      *
      * @throws IllegalArgumentException when {@code recordType} is not a record, or its package is not open to
      *                                  {@code io.quackjvm.api}
      */
     static <R> ColumnarDescription<R> ofRecord(Class<R> recordType) {
-        return ColumnarLayout.ofRecord(recordType).description();
+        return Descriptions.ofRecord(recordType);
     }
 
     @Override
@@ -43,7 +44,7 @@ public interface ColumnarDescription<O> extends LayoutDescription {
 
     /**
      * Whether the object table also keeps a copy of each whole row in one BLOB column, so that a lookup by key
-     * fetches one column instead of one per field ({@link ColumnarLayout#withRowCopy()}). Default {@code false}.
+     * fetches one column instead of one per field ({@code ColumnarLayout.withRowCopy()}). Default {@code false}.
      */
     default boolean rowCopy() {
         return false;
