@@ -100,7 +100,7 @@ public final class Report {
         return sb.toString();
     }
 
-    private static String js(String s) {
+    static String js(String s) {
         StringBuilder sb = new StringBuilder("\"");
         for (char c : s.toCharArray()) {
             if (c == '"' || c == '\\') sb.append('\\').append(c);
