@@ -24,7 +24,8 @@ import java.util.stream.Stream;
  * result ({@link Headline}).
  *
  * <pre>
- *   Current [standard|complete|tiny|interleave ...] [--only step,step] [--out DIR] [--no-docs]
+ *   Current [standard|complete|tiny] [--only step,step] [--out DIR] [--no-docs]
+ *   Current interleave ARGS | run MAIN ARGS | headline [--check]
  * </pre>
  * <ul>
  *   <li>{@code standard} (default): the comparison at 1M without its scaling runs, the interleaved rounds at 1M,
@@ -35,7 +36,11 @@ import java.util.stream.Stream;
  *       (never the committed files); then checks that the docs' headline tables equal what {@link Headline}
  *       makes of the committed {@code current/};</li>
  *   <li>{@code interleave ARGS}: only {@link Rounds} with {@code ARGS} in a JVM of its own (the JVM flags it needs
- *       added), for example {@code interleave --mode full --builds before=/tmp/a,after=/tmp/b --out DIR}.</li>
+ *       added), for example {@code interleave --mode full --builds before=/tmp/a,after=/tmp/b --out DIR};</li>
+ *   <li>{@code run MAIN ARGS}: any main class of this module (a probe, {@link Compare}, JMH's) in a JVM of its own
+ *       with those flags;</li>
+ *   <li>{@code headline [--check]}: writes (or only compares) the docs' headline tables from the committed
+ *       {@code results/current/} ({@link Headline}).</li>
  * </ul>
  * {@code --only} runs the named steps and leaves the other files of the output folder as they are. Runs from the
  * {@code benchmarks/} folder. Exit code 1 when a step failed or (tiny) the docs' tables differ.
@@ -186,9 +191,21 @@ public final class Current {
         List<String> only = null;
         Path out = null;
         boolean docs = true;
+        double budgetMinutes = Double.MAX_VALUE;
         int i = 0;
         if (args.length > 0 && args[0].equals("interleave")) {
-            System.exit(interleave(Arrays.copyOfRange(args, 1, args.length)));
+            List<String> cmd = new ArrayList<>(List.of(Rounds.class.getName()));
+            cmd.addAll(Arrays.asList(args).subList(1, args.length));
+            System.exit(fork(cmd));
+        }
+        if (args.length > 1 && args[0].equals("run")) {
+            System.exit(fork(Arrays.asList(args).subList(1, args.length)));
+        }
+        if (args.length > 0 && args[0].equals("headline")) {
+            List<String> h = new ArrayList<>(List.of("--root", ".."));
+            h.addAll(Arrays.asList(args).subList(1, args.length));
+            Headline.main(h.toArray(String[]::new));
+            return;
         }
         for (; i < args.length; i++) {
             switch (args[i]) {
@@ -196,9 +213,10 @@ public final class Current {
                 case "--only" -> only = Arrays.asList(args[++i].split(","));
                 case "--out" -> out = Paths.get(args[++i]);
                 case "--no-docs" -> docs = false;
+                case "--budget" -> budgetMinutes = Double.parseDouble(args[++i]);
                 case "" -> { }
                 default -> throw new IllegalArgumentException("Unknown argument '" + args[i]
-                        + "'. Usage: [standard|complete|tiny] [--only step,step] [--out DIR] [--no-docs], or interleave ARGS");
+                        + "'. Usage: [standard|complete|tiny] [--only step,step] [--out DIR] [--no-docs] [--budget MINUTES], or interleave ARGS | run MAIN ARGS | headline [--check]");
             }
         }
         boolean tiny = size.equals(TINY);
@@ -216,9 +234,16 @@ public final class Current {
                 + logs.toAbsolutePath());
 
         boolean failed = false;
+        long begun = System.nanoTime();
+        List<String> skipped = new ArrayList<>();
         for (Step step : STEPS) {
             String a = argsAt(step, size);
             if (a == null || (only != null && !only.contains(step.name))) {
+                continue;
+            }
+            if ((System.nanoTime() - begun) / 6e10 > budgetMinutes) {
+                System.out.println("skipping " + step.name + ": past the time budget of " + budgetMinutes + " min");
+                skipped.add(step.name);
                 continue;
             }
             if (tiny && step.name.equals("interleaved-two-builds")
@@ -229,7 +254,7 @@ public final class Current {
             failed |= !run(step, a, out, logs, root);
         }
 
-        Files.writeString(out.resolve("README.md"), index(size, out));
+        Files.writeString(out.resolve("README.md"), index(size, out, skipped, budgetMinutes));
         if (tiny) {
             // Exercise the generator on this run's output, then check the committed docs against committed current/.
             if (Files.exists(out.resolve("compare/results.csv")) && Files.exists(out.resolve("interleaved/results.csv"))) {
@@ -281,6 +306,7 @@ public final class Current {
         System.out.printf("%-40s ... ", step.name);
         System.out.flush();
         String loadStart = Stamp.loadAverages();
+        noteLoad(loadStart);
         Instant started = Instant.now();
         ProcessBuilder pb = new ProcessBuilder(cmd);
         if (step.output == Output.STDOUT) {
@@ -298,6 +324,7 @@ public final class Current {
             rc = p.exitValue();
         }
         Instant ended = Instant.now();
+        noteLoad(Stamp.loadAverages());
         Worker.deleteRecursively(tmp);
         Stamp.apply(target, new Stamp.Run(shown, started, ended, loadStart, Stamp.loadAverages(), rc));
         System.out.printf(Locale.ROOT, "%s in %.1f min (load %s)%n", rc == 0 ? "ok" : "FAILED (exit " + rc + ")",
@@ -309,20 +336,33 @@ public final class Current {
         return rc == 0;
     }
 
-    /** {@code interleave ARGS}: {@link Rounds} with the JVM flags it needs, in a JVM of its own. */
-    static int interleave(String[] args) throws IOException, InterruptedException {
+    /**
+     * {@code mainAndArgs} (a main class and its arguments) in a JVM of its own on this class path, with a large heap
+     * and the add-opens that CQEngine's SQLite persistences and the Arrow reader need; its output is this one's.
+     */
+    static int fork(List<String> mainAndArgs) throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>();
         cmd.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
         cmd.addAll(flags(System.getProperty("bench.heap", "-Xmx8g"), BOTH));
         cmd.add("-cp");
         cmd.add(System.getProperty("java.class.path"));
-        cmd.add(Rounds.class.getName());
-        cmd.addAll(Arrays.asList(args));
+        cmd.addAll(mainAndArgs);
         return new ProcessBuilder(cmd).inheritIO().start().waitFor();
     }
 
+    /** The highest 1-minute load average seen at the start or end of a step. */
+    private static double maxLoad;
+
+    private static void noteLoad(String loads) {
+        try {
+            maxLoad = Math.max(maxLoad, Double.parseDouble(loads.split(" ")[0]));
+        } catch (RuntimeException e) {
+            // not Linux
+        }
+    }
+
     /** The index of the output folder: what each file holds, which docs it backs, and the command. */
-    static String index(String size, Path out) throws IOException {
+    static String index(String size, Path out, List<String> skipped, double budget) throws IOException {
         StringBuilder sb = new StringBuilder();
         sb.append("# Current results\n\n")
                 .append("The numbers the README and `docs/benchmarks.md` quote in their headline tables, and the reruns of every ")
@@ -330,13 +370,18 @@ public final class Current {
                 .append("[../../README.md](../../README.md#the-one-command)):\n\n```sh\n")
                 .append("mvn -B -pl benchmarks -am -DskipTests verify -Dbench=").append(size).append('\n')
                 .append("```\n\n")
+                .append(skipped.isEmpty() ? "" : "This run was given a time budget (`-Dbench=\"" + size + " --budget " + (long) budget
+                        + "\"`): the steps marked below as past it did not run; the command above runs them all.\n\n")
                 .append("Size of this run: `").append(size).append("`. ")
                 .append(size.equals(STANDARD) ? "The complete run (`-Dbench=complete`) adds the comparison's scaling runs "
                         + "(500k to 4M) and the probes marked *complete only* below.\n\n" : "\n\n")
-                .append("**Noise.** Every file starts with a stamp: the commit, the JDK, the DuckDB version, the machine and the ")
-                .append("load average when its step started and ended. These runs were made on a machine with 2 cores that other ")
-                .append("builds shared: where the load average is above 2, other work competed for the CPU and a figure can be ")
-                .append("slower than the code deserves. Ratios between configurations measured in the same step hold better than ")
+                .append("**Noise.** Every file starts with a stamp: the commit, the JDK, the DuckDB version, the machine (")
+                .append(Stamp.machine()).append(") and the load average when its step started and ended. ")
+                .append(maxLoad > Runtime.getRuntime().availableProcessors()
+                        ? String.format(Locale.ROOT, "Other work shared the machine during this run: the 1-minute load average "
+                        + "reached %.1f on %d cores. ", maxLoad, Runtime.getRuntime().availableProcessors()) : "")
+                .append("Where a step's load average is above the number of cores, other work competed for the CPU and its ")
+                .append("figures can be slower than the code deserves. Ratios between configurations measured in the same step hold better than ")
                 .append("absolute times; the interleaved rounds (`interleaved/`) are the steadiest form for sub-millisecond ")
                 .append("figures, because every configuration shares each moment of the machine.\n\n")
                 .append("| step | file | backs | run in this size |\n|---|---|---|---|\n");
@@ -346,7 +391,8 @@ public final class Current {
             }
             String file = s.output == Output.DIR ? s.name + "/" : s.name + ".md";
             boolean here = Files.exists(out.resolve(file));
-            String runs = argsAt(s, size) != null ? (here ? "yes" : "**failed or missing**")
+            String runs = skipped.contains(s.name) ? "not run: past the time budget (`--budget " + (long) budget + "`)"
+                    : argsAt(s, size) != null ? (here ? "yes" : "**failed or missing**")
                     : s.args.containsKey(STANDARD) ? "no" : "complete only";
             String main = s.main.startsWith(P) ? "probes." + s.main.substring(P.length())
                     : s.main.replace("io.quackjvm.bench.harness.", "harness.");
