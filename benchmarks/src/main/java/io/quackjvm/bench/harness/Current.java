@@ -81,10 +81,10 @@ public final class Current {
             step("interleaved", "the headline tables' lookups, counts, ranges and adds; docs/benchmarks.md",
                     Output.DIR, flags("-Xmx6g", BOTH), Rounds.class.getName(),
                     STANDARD, "--mode full --out {out}",
-                    TINY, "--mode tiny --configs cq-onheap,quack-file,raw-jdbc-file --out {out}"),
+                    TINY, "--mode tiny --configs cq-onheap,quack-file,quack-db-file,raw-jdbc-file --out {out}"),
             step("interleaved-two-builds", "nothing (exercises --builds in CI: this checkout twice)",
                     Output.DIR, flags("-Xmx1g", BOTH), Rounds.class.getName(),
-                    TINY, "--mode tiny --builds a={root},b={root} --configs quack-file --out {out}"),
+                    TINY, "--mode tiny --builds a={root},b={root} --configs quack-file,quack-db-file --out {out}"),
             step("compare-art", "docs/indexes.md, docs/tuning.md, docs/benchmarks.md (ART against the default scan)",
                     Output.DIR, List.of("-Xmx256m"), Compare.class.getName(),
                     COMPLETE, "--mode full --no-scaling --configs quack-file,quack-file-art --out {out}"),
@@ -392,7 +392,7 @@ public final class Current {
             String file = s.output == Output.DIR ? s.name + "/" : s.name + ".md";
             boolean here = Files.exists(out.resolve(file));
             String runs = skipped.contains(s.name) ? "not run: past the time budget (`--budget " + (long) budget + "`)"
-                    : argsAt(s, size) != null ? (here ? "yes" : "**failed or missing**")
+                    : argsAt(s, size) != null ? (here ? "yes" : "**not run, or failed** (see the log)")
                     : s.args.containsKey(STANDARD) ? "no" : "complete only";
             String main = s.main.startsWith(P) ? "probes." + s.main.substring(P.length())
                     : s.main.replace("io.quackjvm.bench.harness.", "harness.");

@@ -46,8 +46,9 @@ public final class Rounds {
     /** Operations in report order. */
     static final List<String> OPS = List.of("lookup", "count", "range", "add", "sum", "groupby");
     static final List<String> DEFAULT_CONFIGS = List.of("cq-onheap", "cq-disk", "raw-jdbc-file", "quack-file",
-            "quack-columnar-file");
-    static final List<String> DEFAULT_BUILD_CONFIGS = List.of("quack-file", "quack-columnar-file");
+            "quack-columnar-file", "quack-db-file", "quack-db-columnar-file");
+    static final List<String> DEFAULT_BUILD_CONFIGS = List.of("quack-file", "quack-columnar-file", "quack-db-file",
+            "quack-db-columnar-file");
 
     private record Entry(String label, String build, String config, Subject subject, BuildLoader loader) {
     }

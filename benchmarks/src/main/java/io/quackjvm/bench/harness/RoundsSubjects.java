@@ -17,17 +17,19 @@ import static com.googlecode.cqengine.query.QueryFactory.equal;
  * build; the {@link Subject} it returns is the one interface all builds share.
  *
  * <ul>
- *   <li>{@code quack-file}, {@code quack-columnar-file}: a collection of a file-backed {@code DuckDBDatabase}
+ *   <li>{@code quack-db-file}, {@code quack-db-columnar-file}: a collection of a file-backed {@code DuckDBDatabase}
  *       (blob or columnar layout), {@code DuckDBIndex} on manufacturer, model and price, {@code optimize()}d after
  *       the load; the only configurations with aggregates ({@code database.from(cars)});</li>
- *   <li>{@code quack-mem}: the blob layout in memory, the same indexes;</li>
- *   <li>any name of {@link Configs} (for example {@code cq-onheap}, {@code cq-disk}, {@code raw-jdbc-file}).</li>
+ *   <li>{@code quack-db-mem}: the blob layout in memory, the same indexes;</li>
+ *   <li>any name of {@link Configs} (for example {@code cq-onheap}, {@code cq-disk}, {@code quack-file},
+ *       {@code quack-columnar-file}, {@code raw-jdbc-file}): a {@code DuckDBPersistence} of its own for the
+ *       quackjvm ones.</li>
  * </ul>
  */
 public final class RoundsSubjects {
 
     /** The configurations this class builds itself; other names come from {@link Configs}. */
-    public static final List<String> OWN = List.of("quack-file", "quack-columnar-file", "quack-mem");
+    public static final List<String> OWN = List.of("quack-db-file", "quack-db-columnar-file", "quack-db-mem");
 
     private RoundsSubjects() {
     }
@@ -35,9 +37,9 @@ public final class RoundsSubjects {
     /** An empty store of configuration {@code name} with its scratch directory {@code dir}. */
     public static Subject create(String name, Path dir) throws Exception {
         return switch (name) {
-            case "quack-file" -> database(dir, true, false);
-            case "quack-columnar-file" -> database(dir, true, true);
-            case "quack-mem" -> database(dir, false, false);
+            case "quack-db-file" -> database(dir, true, false);
+            case "quack-db-columnar-file" -> database(dir, true, true);
+            case "quack-db-mem" -> database(dir, false, false);
             default -> Configs.get(name).factory.create(dir);
         };
     }
