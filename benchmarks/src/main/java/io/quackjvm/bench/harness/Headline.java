@@ -111,7 +111,7 @@ public final class Headline {
                 .append("and load average. The last column is quackjvm (blob) ÷ DiskPersistence: below 1 is better.\n\n");
         sb.append("| measurement | CQEngine on-heap | CQEngine DiskPersistence | quackjvm file (blob) | quackjvm file (columnar) | blob ÷ Disk |\n");
         sb.append("|---|--:|--:|--:|--:|--:|\n");
-        compareRow(sb, compare, "load (one addAll, 3 indexes), s, own JVM", "load_ms", 1e-3);
+        compareRow(sb, compare, "load of 1M (one addAll, with its indexes), s, own JVM", "load_ms", 1e-3);
         compareRow(sb, compare, "query returning 2% (equality on manufacturer), ms, own JVM", "query2pct_ms", 1);
         compareRow(sb, compare, "iterate all 1M, s, own JVM", "iterate_ms", 1e-3);
         roundsRow(sb, rounds, "point lookup by primary key, µs, interleaved", "lookup");
