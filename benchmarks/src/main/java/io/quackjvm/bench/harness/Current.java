@@ -89,7 +89,7 @@ public final class Current {
                     Output.DIR, List.of("-Xmx256m"), Compare.class.getName(),
                     COMPLETE, "--mode full --no-scaling --configs quack-file,quack-file-art --out {out}"),
             step("statement-floors", "docs/benchmarks.md (statement floors)", Output.DIR, flags("-Xmx6g", UTIL),
-                    P + "StatementFloors", STANDARD, "1000000 {out}", TINY, "2000 {out} lookup,floor"),
+                    P + "StatementFloors", STANDARD, "1000000 {out}"),
             step("answers", "docs/aggregates.md", Output.STDOUT, flags("-Xmx6g", BOTH), P + "AnswersProbe",
                     STANDARD, "1000000 7", TINY, "2000 1"),
             step("groupby-floor", "docs/aggregates.md", Output.STDOUT, List.of("-Xmx2g"), P + "GroupByFloor",
