@@ -72,8 +72,9 @@ public final class Compare {
         Path results = Paths.get("results");
         Path raw = results.resolve("raw").resolve(stamp + "-" + mode.name().toLowerCase());
         if (out == null) {
-            // Tiny runs (CI) never touch the committed results.
-            out = mode == Mode.TINY ? results.resolve("raw").resolve("tiny-latest") : results.resolve(mode.name().toLowerCase());
+            // Committed results are results/current/ (written by Current) and results/archive/: a run of its own
+            // goes under results/raw/, which git ignores.
+            out = results.resolve("raw").resolve(mode.name().toLowerCase() + "-latest");
         }
         Files.createDirectories(raw);
         Files.createDirectories(out);

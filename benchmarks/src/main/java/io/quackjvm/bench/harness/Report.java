@@ -100,7 +100,7 @@ public final class Report {
         return sb.toString();
     }
 
-    private static String js(String s) {
+    static String js(String s) {
         StringBuilder sb = new StringBuilder("\"");
         for (char c : s.toCharArray()) {
             if (c == '"' || c == '\\') sb.append('\\').append(c);
@@ -178,7 +178,7 @@ public final class Report {
                 .append("the forks competed for CPU). ")
                 .append("Compare the ratios within this run, not absolute numbers across runs. Load and bulk-write ")
                 .append("figures are single runs. Ratios are `this ÷ baseline`: below 1× is better (faster or smaller).\n\n");
-        sb.append("Library under test: ").append(System.getProperty("bench.library", "the quackjvm jars on the classpath (as installed in ~/.m2)"))
+        sb.append("Library under test: ").append(System.getProperty("bench.library", "the quackjvm build on the class path, checkout " + Stamp.commit()))
                 .append(". ");
         String features = Configs.libraryFeatures();
         for (Result r : results) {

@@ -64,6 +64,16 @@ public interface Subject extends AutoCloseable {
         return -1;
     }
 
+    /** The sum of price over one manufacturer's objects (~2%), as the configuration's aggregate API answers it. */
+    default double sumPrice(String manufacturer) {
+        throw new NotApplicable("no aggregate API in this configuration");
+    }
+
+    /** The number of groups of a count grouped by manufacturer, over every object. */
+    default int groupCount() {
+        throw new NotApplicable("no aggregate API in this configuration");
+    }
+
     /** Free-form facts worth recording with the results (feature detection, settings). */
     default String describe() {
         return "";

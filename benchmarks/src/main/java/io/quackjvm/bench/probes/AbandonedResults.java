@@ -42,7 +42,7 @@ public final class AbandonedResults {
         int n = ProbeReport.intArg(args, 0, 100_000);
         int k = ProbeReport.intArg(args, 1, 400);
         int d = ProbeReport.intArg(args, 2, 2_000);
-        Path out = Path.of(ProbeReport.arg(args, 3, "results/reliability"));
+        Path out = Path.of(ProbeReport.arg(args, 3, "results/raw/reliability"));
         Path dir = Files.createTempDirectory("quackjvm-abandoned");
         StringBuilder report = new StringBuilder();
         report.append("# Open and dropped half-read results\n\n")

@@ -28,7 +28,7 @@ import static com.googlecode.cqengine.query.QueryFactory.between;
  * in a price range (CQEngine on the heap with a NavigableIndex, retrieving and summing in Java, against the typed
  * API and the same SQL through database.query), the group-by manufacturer with count and avg(price) (the heap by
  * iteration), and the median price. Both layouts, one file database, N cars (default 1,000,000), R rounds
- * (default 15). Prints a markdown table of medians. Results: benchmarks/results/answers/.
+ * (default 15). Prints a markdown table of medians. Results: benchmarks/results/current/answers.md (earlier: archive/answers/).
  */
 public final class AnswersProbe {
 

@@ -12,7 +12,7 @@ import java.util.Random;
  * Should an index on an attribute that is one column of a columnar table read that column instead of its own
  * {@code (key, value)} table? Raw SQL, the same statements the engine would issue either way, on a file-backed
  * table of N rows with an INTEGER attribute of 50,000 distinct values; prints medians and database sizes.
- * Argument: N (default 1,000,000). Results: benchmarks/results/index-table-vs-column/, quoted in docs/columnar.md.
+ * Argument: N (default 1,000,000). Results: benchmarks/results/current/index-table-vs-column.md, quoted in docs/columnar.md.
  */
 public final class IndexTableVsColumn {
 

@@ -42,7 +42,7 @@ import java.util.function.IntFunction;
  *       quackjvm with a memory limit (an instance each; {@code own} of them).</li>
  * </ul>
  * Arguments: samples (default 300), collections left open (default 1,000), own-instance collections left open
- * (default 100), an output file (default {@code results/many-collections/run.md}). Run with
+ * (default 100), an output file (default {@code results/raw/many-collections/run.md}). Run with
  * {@code --add-opens=java.base/java.util=ALL-UNNAMED} (OffHeapPersistence's Kryo).
  */
 public final class ManyCollectionsProbe {
@@ -55,7 +55,7 @@ public final class ManyCollectionsProbe {
         int samples = ProbeReport.intArg(args, 0, 300);
         int open = ProbeReport.intArg(args, 1, 1_000);
         int own = ProbeReport.intArg(args, 2, 100);
-        Path out = Paths.get(ProbeReport.arg(args, 3, "results/many-collections/run.md"));
+        Path out = Paths.get(ProbeReport.arg(args, 3, "results/raw/many-collections/run.md"));
         StringBuilder md = ProbeReport.generatedBy(ManyCollectionsProbe.class, samples, open, own)
                 .append("; ").append(Runtime.getRuntime().availableProcessors())
                 .append(" cores; load average ").append(Worker.loadAverage()).append(" at the start");

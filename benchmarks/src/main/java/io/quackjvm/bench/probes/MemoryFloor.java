@@ -35,7 +35,7 @@ import static com.googlecode.cqengine.query.QueryFactory.equal;
  * file-backed columnar collection with {@code memoryLimit("256MB")} and three {@code DuckDBIndex}es; the same after
  * loading N benchmark cars, after reading them (every object once, 1,000 key lookups), and after {@code close()}.
  * Then DuckDB's own accounting ({@code duckdb_memory()}, by tag) for that file opened with plain JDBC and read the
- * same way. Arguments: N (default 1,000,000) and an output directory (default {@code results/memory}); writes
+ * same way. Arguments: N (default 1,000,000) and an output directory (default {@code results/raw/memory}); writes
  * {@code summary.md} there. Run it as the harness runs its forks ({@code -Xmx2g -XX:+UseG1GC
  * -XX:MinHeapFreeRatio=5 -XX:MaxHeapFreeRatio=10}) so that RSS after a GC reflects what is live.
  */
@@ -46,7 +46,7 @@ public final class MemoryFloor {
 
     public static void main(String[] args) throws Exception {
         int n = args.length > 0 ? Integer.parseInt(args[0].replace("_", "")) : 1_000_000;
-        Path out = Paths.get(args.length > 1 ? args[1] : "results/memory");
+        Path out = Paths.get(args.length > 1 ? args[1] : "results/raw/memory");
         Path dir = Files.createTempDirectory("quackjvm-memory-floor-");
         Path file = dir.resolve("cars.duckdb");
         long t0 = System.nanoTime();

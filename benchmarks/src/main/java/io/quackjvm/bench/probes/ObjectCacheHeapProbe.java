@@ -19,7 +19,7 @@ import java.util.Map;
  * What the object cache costs in heap: the Java heap in use (after full collections) before and after
  * {@code objectCacheSize(N)} is filled with N cars by lookups, against the same N cars held in a plain
  * {@code HashMap<Integer, Car>}. Arguments: {@code N} (default 200,000), output directory (default
- * {@code results/object-cache}); writes {@code heap.md} there. Run with {@code -XX:+UseSerialGC} so that the heap
+ * {@code results/raw/object-cache}); writes {@code heap.md} there. Run with {@code -XX:+UseSerialGC} so that the heap
  * in use after a collection is exact.
  */
 public final class ObjectCacheHeapProbe {
@@ -36,7 +36,7 @@ public final class ObjectCacheHeapProbe {
 
     public static void main(String[] args) throws Exception {
         int n = args.length > 0 ? Integer.parseInt(args[0].replace("_", "")) : 200_000;
-        Path out = Paths.get(args.length > 1 ? args[1] : "results/object-cache");
+        Path out = Paths.get(args.length > 1 ? args[1] : "results/raw/object-cache");
         long cacheBytes;
         try (DuckDBPersistence<Car, Integer> p = DuckDBPersistence.builder(Car.CAR_ID).objectCacheSize(n).build()) {
             IndexedCollection<Car> cars = new ConcurrentIndexedCollection<>(p);

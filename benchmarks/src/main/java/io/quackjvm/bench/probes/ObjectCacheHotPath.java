@@ -16,7 +16,7 @@ import java.util.SplittableRandom;
  * The object cache's hit path alone, against CQEngine's on-heap {@code UniqueIndex}: N cars in memory, 1,000 hot
  * keys; a loop of hits (time and bytes allocated per call, from the thread's allocation counter) and single hits
  * each timed right after an uncached DuckDB lookup of a random key on a second collection (AB/BA with the heap).
- * Arguments: loop iterations (default 2,000,000). Prints; a diagnostic for {@code results/object-cache/session7.md}.
+ * Arguments: loop iterations (default 2,000,000). Prints; a diagnostic for {@code results/archive/object-cache/session7.md}.
  */
 public final class ObjectCacheHotPath {
   private ObjectCacheHotPath() {

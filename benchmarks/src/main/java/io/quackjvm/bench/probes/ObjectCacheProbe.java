@@ -48,10 +48,10 @@ import static com.googlecode.cqengine.query.QueryFactory.equal;
  * lookup right after another one is faster (its code and the driver's are still in the CPU caches): with the
  * starting probe merely rotating, as in session 6, the uncached lookup ran right after the miss in 4 rounds of 5
  * and the miss never after a DuckDB lookup, which alone made the miss 1.16-1.27x the uncached lookup
- * ({@code results/object-cache/session7.md}, {@link ObjectCacheMissDiag}). The miss and the uncached lookup are
+ * ({@code results/archive/object-cache/session7.md}, {@link ObjectCacheMissDiag}). The miss and the uncached lookup are
  * also timed as pairs alone, in alternating AB/BA order, with the same keys.
  * <p>Arguments: {@code N} (default 1,000,000), samples per probe (default 3,000), output directory (default
- * {@code results/object-cache}); writes {@code summary.md} there. Run with
+ * {@code results/raw/object-cache}); writes {@code summary.md} there. Run with
  * {@code --add-opens=java.base/java.util=ALL-UNNAMED} (DiskPersistence) and a heap large enough for N cars on the
  * heap ({@code -Xmx6g} at 1M).
  */
@@ -93,7 +93,7 @@ public final class ObjectCacheProbe {
     public static void main(String[] args) throws Exception {
         int n = args.length > 0 ? Integer.parseInt(args[0].replace("_", "")) : 1_000_000;
         int samples = args.length > 1 ? Integer.parseInt(args[1]) : 3_000;
-        Path out = Paths.get(args.length > 2 ? args[2] : "results/object-cache");
+        Path out = Paths.get(args.length > 2 ? args[2] : "results/raw/object-cache");
         Path dir = Files.createTempDirectory("quackjvm-cache-");
         long t0 = System.nanoTime();
         List<Car> all = CarGenerator.cars(0, n);
@@ -104,7 +104,7 @@ public final class ObjectCacheProbe {
         // Long enough for the JIT to settle: with 300 rounds, the first phase's in-memory lookups (heap and hot) ran
         // 1.3-2.7x slower than the second's in every run of session 7, and the cache's put (Caffeine's put with its
         // maintenance, once per miss) took a median of 11 µs over the first 4,500 misses against 1.7 µs later
-        // (results/object-cache/session7.md): C2 compiles a method after about 5,000 calls.
+        // (results/archive/object-cache/session7.md): C2 compiles a method after about 5,000 calls.
         int warmups = 5_000;
         int[] hot = Arrays.copyOf(perm, HOT_KEYS);
         int missBase = HOT_KEYS;

@@ -50,7 +50,7 @@ import static com.googlecode.cqengine.query.QueryFactory.lessThan;
  *   against a hash join written by hand over the heap collections.</li>
  * </ol>
  * Arguments: cars (default 1,000,000), rounds (default 11). Dealers: 50,000. The DuckDB database is a file.
- * Results: benchmarks/results/query-pushdown/.
+ * Results: benchmarks/results/current/query-pushdown.md (earlier: archive/query-pushdown/).
  */
 public final class QueryPushDownProbe {
 

@@ -47,7 +47,7 @@ import java.util.Map;
  * Then ({@code objectlocking}) CQEngine's functional-scenario style workload on an
  * {@code ObjectLockingIndexedCollection}, one object at a time: ours in memory against OffHeapPersistence.
  * Arguments: {@code N} preloaded objects (default 100,000), samples (default 1,000), an output file
- * (default {@code results/single-add/run.md}), storages ({@code file,memory}). Run with
+ * (default {@code results/raw/single-add/run.md}), storages ({@code file,memory}). Run with
  * {@code --add-opens=java.base/java.util=ALL-UNNAMED} (OffHeapPersistence's Kryo).
  */
 public final class SingleAddProbe {
@@ -62,7 +62,7 @@ public final class SingleAddProbe {
     public static void main(String[] args) throws Exception {
         int n = ProbeReport.intArg(args, 0, 100_000);
         int samples = ProbeReport.intArg(args, 1, 1_000);
-        Path out = Paths.get(ProbeReport.arg(args, 2, "results/single-add/run.md"));
+        Path out = Paths.get(ProbeReport.arg(args, 2, "results/raw/single-add/run.md"));
         String storages = ProbeReport.arg(args, 3, "file,memory,objectlocking");
         StringBuilder md = ProbeReport.generatedBy(SingleAddProbe.class, n, samples)
                 .append("; load average ").append(Worker.loadAverage()).append(" at the start");

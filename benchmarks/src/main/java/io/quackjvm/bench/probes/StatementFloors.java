@@ -45,7 +45,7 @@ import java.util.StringJoiner;
  *   <li>the same raw statements in a database attached with {@code ROW_GROUP_SIZE 16384} instead of DuckDB's
  *       122,880, since zone maps skip whole row groups.</li>
  * </ul>
- * Arguments: {@code N} (default 1,000,000), an output directory (default {@code results/floors}) and optionally
+ * Arguments: {@code N} (default 1,000,000), an output directory (default {@code results/raw/floors}) and optionally
  * the kinds of measurement to run ({@code lookup,floor,count,range}); writes {@code summary.md} there. Run with
  * {@code --add-opens=java.base/java.util=ALL-UNNAMED} (DiskPersistence).
  */
@@ -63,7 +63,7 @@ public final class StatementFloors {
 
     public static void main(String[] args) throws Exception {
         int n = args.length > 0 ? Integer.parseInt(args[0].replace("_", "")) : 1_000_000;
-        Path out = Paths.get(args.length > 1 ? args[1] : "results/floors");
+        Path out = Paths.get(args.length > 1 ? args[1] : "results/raw/floors");
         Path dir = Files.createTempDirectory("quackjvm-floors-");
         List<Car> cars = CarGenerator.cars(0, n);
         double width = 40.0 * (CarGenerator.MAX_PRICE - CarGenerator.MIN_PRICE) / n;

@@ -1,3 +1,5 @@
+package io.quackjvm.bench.probes.raw;
+
 import java.nio.file.*; import java.sql.*; import org.duckdb.*; import java.util.*;
 /**
  * One transaction of N keys into a table whose key must be unique, under a DuckDB memory_limit, in several shapes.

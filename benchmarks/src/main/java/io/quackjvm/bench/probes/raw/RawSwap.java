@@ -1,3 +1,5 @@
+package io.quackjvm.bench.probes.raw;
+
 import java.sql.*; import org.duckdb.*; import java.util.*;
 public class RawSwap {
   public static void main(String[] a) throws Exception {

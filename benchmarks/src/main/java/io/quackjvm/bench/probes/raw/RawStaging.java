@@ -1,3 +1,5 @@
+package io.quackjvm.bench.probes.raw;
+
 import java.sql.*; import org.duckdb.*; import java.util.*;
 public class RawStaging {
   static int N; static int[] keys; static byte[][] blobs;

@@ -1,3 +1,5 @@
+package io.quackjvm.bench.probes.raw;
+
 import java.sql.*; import org.duckdb.*;
 public class RawAppendCommit { public static void main(String[] a) throws Exception {
   for (String ddl : new String[]{"_key INTEGER PRIMARY KEY, b BLOB", "_key INTEGER, b BLOB", "_key INTEGER PRIMARY KEY, b BLOB", "_key INTEGER, b BLOB"}) {

@@ -1,3 +1,5 @@
+package io.quackjvm.bench.probes.raw;
+
 import java.sql.*; import org.duckdb.*; import java.nio.file.*;
 public class RawArtSlices { 
   static long rss() throws Exception { for (String l : Files.readAllLines(Path.of("/proc/self/status"))) if (l.startsWith("VmRSS:")) return Long.parseLong(l.replaceAll("[^0-9]",""))/1024; return -1; }
