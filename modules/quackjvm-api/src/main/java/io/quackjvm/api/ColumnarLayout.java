@@ -86,7 +86,7 @@ public final class ColumnarLayout<O> {
      * collection's SQL view), next to the typed columns. A lookup by primary key then fetches that one column
      * instead of one column per field: DuckDB's cost of fetching one row grows with the number of columns fetched,
      * so without the copy a lookup of an eight-field object costs about 1.3x the blob layout's, and with it about
-     * the same (measured in {@code benchmarks/results/columnar-lookup/}). The cost is size: the copy is stored
+     * the same (measured in {@code benchmarks/results/archive/columnar-lookup/}). The cost is size: the copy is stored
      * uncompressed, about as large as the blob layout's object column, and adds a few percent to each write.
      * Queries, aggregates and SQL read the typed columns as before.
      *

@@ -90,7 +90,7 @@ final class CollectionWrites<O, A> {
      * plain {@code INSERT} (with the object's index rows) instead of a lookup of the stored object first: DuckDB
      * refuses a stored key without storing anything, and then the transaction, which held nothing else, is begun
      * again and the ordinary path compares and replaces. ({@code INSERT ... ON CONFLICT DO NOTHING} would say the
-     * same, but costs 3-4x a plain {@code INSERT}: results/single-add/.) Either way the write belongs to the
+     * same, but costs 3-4x a plain {@code INSERT}: benchmarks/results/archive/single-add/.) Either way the write belongs to the
      * request's transaction, which commits when CQEngine ends the request.
      */
     boolean addOne(O object, QueryOptions options) {

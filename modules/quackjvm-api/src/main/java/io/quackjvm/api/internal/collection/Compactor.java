@@ -57,7 +57,7 @@ public final class Compactor {
         // The first rewrite lands after the blocks in use, so the file only stops growing: measured with 200k rows
         // replaced between compactions, one pass left the file at 2.5x a fresh one's size. The second rewrite lands
         // in the blocks the first one freed, at the front, and its checkpoint truncates the free blocks at the
-        // end: 1.0-1.3x (raw-SQL probe; benchmarks/results/compact/). It is skipped when the first checkpoint is
+        // end: 1.0-1.3x (raw-SQL probe; benchmarks/results/archive/compact/). It is skipped when the first checkpoint is
         // refused, since the blocks it would move into are not free yet.
         ProgressReporter.Tracker tracker = null;
         try {

@@ -91,7 +91,7 @@ final class KeyBatches<O, A> {
      * As {@link #forStoredObjects} for a small batch read once (the objects of a query's few matches), with the
      * keys written into the {@code IN} list as literals when each has one. DuckDB looks the keys up in the
      * primary key's ART either way, yet the literal list costs less than 256 bound slots (1.93 against 2.39 ms for
-     * 202 keys of 1M, {@code benchmarks/results/query-pushdown/and3-literals.md}). The statement is one-shot
+     * 202 keys of 1M, {@code benchmarks/results/archive/query-pushdown/and3-literals.md}). The statement is one-shot
      * ({@link SqlLiterals#MARK}); a key without an exact literal sends the batch through {@link #forStoredObjects}.
      */
     void forStoredObjectsOnce(PooledConnection c, Collection<A> keys, StoredObjectVisitor<A, O> visitor)

@@ -16,7 +16,7 @@ import java.util.Map;
  * keys it may meet. A chunk needs the replace-existing check only when one of its keys may already be in the
  * object table: when its smallest key is not above both the largest key stored before the load (read once, before
  * the first append) and the largest key of the earlier chunks. So a load of ascending keys, or of keys above
- * everything stored, runs no statement between its appends (results/bulk/shared-2026-12-01-bulk6.md). Used by
+ * everything stored, runs no statement between its appends (benchmarks/results/archive/bulk/shared-2026-12-01-bulk6.md). Used by
  * one thread at a time: the load's appender thread, then the loading thread at commit or rollback.
  */
 final class LoadAppenders {

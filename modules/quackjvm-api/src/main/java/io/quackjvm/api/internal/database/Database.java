@@ -262,7 +262,7 @@ public final class Database implements AutoCloseable {
      * {@code memory_limit} is lowered, so the limit is lowered to {@link #RELEASE_FLOOR} for a moment and put back.
      * Those pages are re-read from the file when needed. After a 1M-object load and {@code optimize()} with
      * {@code memoryLimit("256MB")} this took the process from 200 MB to 114 MB resident
-     * (results/memory-phases/). In-memory databases keep their blocks (evicting them would spill). A statement
+     * (benchmarks/results/archive/memory-phases/). In-memory databases keep their blocks (evicting them would spill). A statement
      * of another thread that needs more than the floor during that moment may fail with DuckDB's out-of-memory
      * error, so it runs only where the caller asked for maintenance ({@code optimize()}, {@code compact()}).
      */

@@ -71,7 +71,7 @@ final class DatabaseOpening {
         // How far DuckDB runs a streaming query ahead of the reader. Its default (~1 MB, in practice ~9 MB per
         // result with 2 threads) is what an open, half-read result holds in native memory; a small buffer keeps
         // it near the one chunk being read without slowing a full scan (measured in
-        // benchmarks/results/reliability/abandoned-results.md). It is a per-connection setting DuckDB refuses at
+        // benchmarks/results/archive/reliability/abandoned-results.md). It is a per-connection setting DuckDB refuses at
         // open, so it is set on the root connection, whose duplicates inherit it.
         Object streamingBuffer = properties.remove(Database.STREAMING_BUFFER);
         String streamingBufferSize = streamingBuffer == null ? Database.DEFAULT_STREAMING_BUFFER : streamingBuffer.toString();

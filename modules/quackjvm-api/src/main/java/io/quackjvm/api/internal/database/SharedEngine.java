@@ -16,7 +16,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * own (no memory limit, no DuckDB property). Starting a DuckDB instance costs milliseconds and, with DuckDB's
  * default {@code threads}, a worker thread per core beyond the first, for as long as it is open; an empty in-memory
  * catalog {@code ATTACH}ed to a running instance costs a fraction of that and no thread
- * (benchmarks/results/many-collections/). So each such database is a catalog of its
+ * (benchmarks/results/archive/many-collections/). So each such database is a catalog of its
  * own ({@code quackjvm_mem_<n>}): its tables, metadata and SQL views live there, every connection of it is switched
  * to it with {@code USE}, and closing it {@code DETACH}es it, which frees its memory. Catalogs keep their
  * collections apart by name; DuckDB keeps one transaction manager per attached database, so a write, a checkpoint

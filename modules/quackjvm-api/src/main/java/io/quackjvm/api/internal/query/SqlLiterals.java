@@ -53,7 +53,7 @@ public final class SqlLiterals {
         if (stored instanceof Long || stored instanceof Integer || stored instanceof Short || stored instanceof Byte) {
             // Bare digits: DuckDB compares an integer literal in the column's type (one beyond BIGINT widens both
             // sides), and binds it faster than a CAST (1.88 against 2.62 ms to plan and run an IN list of 202 keys,
-            // benchmarks/results/query-pushdown/and3-literals.md).
+            // benchmarks/results/archive/query-pushdown/and3-literals.md).
             return stored.toString();
         }
         if (stored instanceof Boolean v) {
