@@ -130,7 +130,7 @@ final class DatabaseOpening {
             if (file != null) {
                 try (Statement s = resources.root.createStatement()) {
                     s.execute("ATTACH '" + file.toString().replace("'", "''") + "' AS " + Database.CATALOG
-                            + (readOnly ? " (READ_ONLY)" : " (Database.ROW_GROUP_SIZE " + Database.ROW_GROUP_SIZE + ")"));
+                            + (readOnly ? " (READ_ONLY)" : " (ROW_GROUP_SIZE " + Database.ROW_GROUP_SIZE + ")"));
                     s.execute("USE " + Database.CATALOG);
                 }
             }
