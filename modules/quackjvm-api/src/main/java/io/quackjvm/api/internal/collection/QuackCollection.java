@@ -92,11 +92,12 @@ public class QuackCollection<O> extends ConcurrentIndexedCollection<O> {
     }
 
     /**
-     * Whether {@code query} is an unordered {@code equal} or {@code in} on the primary key of a collection with an
-     * object cache: CQEngine's engine hands it to the identity index, which answers it from the cache.
+     * Whether {@code query} is an unordered {@code equal} or {@code in} on the primary key: CQEngine's engine hands
+     * it to the identity index, which answers it from the object cache or with one statement by key (the translated
+     * plan would run two, the keys and then their objects).
      */
-    private boolean onCachedKey(Query<O> query, QueryOptions options) {
-        return table.cacheEnabled() && options.get(OrderByOption.class) == null
+    private boolean onKey(Query<O> query, QueryOptions options) {
+        return options.get(OrderByOption.class) == null
                 && (query.getClass() == com.googlecode.cqengine.query.simple.Equal.class
                 || query.getClass() == com.googlecode.cqengine.query.simple.In.class)
                 && ((SimpleQuery<O, ?>) query).getAttribute().equals(table.primaryKey());
@@ -108,7 +109,7 @@ public class QuackCollection<O> extends ConcurrentIndexedCollection<O> {
      * of a columnar field) is applied in Java with CQEngine's own comparator, after the statement.
      */
     private TranslatedResultSet.Plan<O> plan(Query<O> query, QueryOptions options) {
-        if (QuerySql.hasComparative(query) || onCoveringIndex(query, options) || onCachedKey(query, options)) {
+        if (QuerySql.hasComparative(query) || onCoveringIndex(query, options) || onKey(query, options)) {
             return null;
         }
         QuerySql.Translation<O> translation = QuerySql.translate(table, query, options);

@@ -81,8 +81,10 @@ public final class TranslatedResultSet<O> extends SqlResultSet<O> {
 
     @Override
     String countSql() {
-        return "SELECT count(*) FROM " + table.sqlName() + " WHERE " + CollectionSchema.KEY + " IN ("
-                + translation.keysSql() + ")";
+        // The key set alone: every key in it is a stored object's (the object table and the attached index tables
+        // change in the same transactions), and counting its distinct keys (a union or a multi-valued index may
+        // repeat one) reads the matches only, where a semi-join with the object table scans its key column.
+        return "SELECT count(DISTINCT " + CollectionSchema.KEY + ") FROM (" + translation.keysSql() + ")";
     }
 
     /** A count of the key set when the translation is complete, else the objects the residual lets through. */
