@@ -7,10 +7,12 @@ import com.googlecode.cqengine.query.option.QueryOptions;
 import com.googlecode.cqengine.resultset.ResultSet;
 import io.quackjvm.api.ColumnarLayout;
 import io.quackjvm.api.DuckDBPersistence;
+import io.quackjvm.api.spi.AttributeColumn;
 import io.quackjvm.api.spi.Column;
 import io.quackjvm.api.spi.LayoutDescription;
 import io.quackjvm.api.spi.ObjectLayoutProvider;
 import io.quackjvm.api.spi.ObjectTable;
+import io.quackjvm.api.spi.ValueType;
 import org.junit.jupiter.api.Test;
 
 import java.sql.Connection;
@@ -19,6 +21,7 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -102,6 +105,42 @@ public abstract class ObjectLayoutContract<O, K extends Comparable<K>> extends P
             assertFalse(c.sqlType().isBlank(), () -> "Column " + c.name() + " has no SQL type");
         }
         assertEquals(columns, table().columns(), "columns() must describe the same table every time");
+    }
+
+    /**
+     * Every attribute column the table declares ({@link ObjectTable#attributeColumns()}) is one of its own columns,
+     * of a DuckDB type its comparison admits, and each attribute is declared once: the engine answers queries on a
+     * declared attribute from the column, so a wrong declaration gives wrong answers.
+     */
+    @Test
+    public void declaredAttributeColumnsAreItsOwnColumnsOfFittingTypes() {
+        ObjectTable<O> table = table();
+        Set<String> attributes = new HashSet<>();
+        for (AttributeColumn a : table.attributeColumns()) {
+            assertTrue(attributes.add(a.attribute()), () -> "Attribute '" + a.attribute() + "' is declared twice");
+            Column own = null;
+            for (Column c : table.columns()) {
+                if (c.name().equalsIgnoreCase(a.column().name())) {
+                    own = c;
+                }
+            }
+            assertNotNull(own, () -> "Attribute '" + a.attribute() + "' is declared on column '" + a.column().name()
+                    + "', which is not one of columns() " + table.columns());
+            String type = own.sqlType().toUpperCase(java.util.Locale.ROOT);
+            boolean fits = switch (a.comparison()) {
+                case NATIVE -> a.javaType().isEnum() ? type.startsWith("ENUM")
+                        : type.equals(Map.of(Integer.class, "INTEGER", Long.class, "BIGINT", Short.class, "SMALLINT",
+                        Byte.class, "TINYINT", Boolean.class, "BOOLEAN", java.time.LocalDate.class, "DATE")
+                        .get(a.javaType()));
+                case SIGNED_ZERO -> type.equals(a.javaType() == Double.class ? "DOUBLE" : "FLOAT");
+                case UTF8_ORDER -> type.equals("VARCHAR");
+                case ENCODED -> type.equalsIgnoreCase(ValueType.of(a.javaType()).sqlType());
+            };
+            String found = type;
+            assertTrue(fits, () -> "Attribute '" + a.attribute() + "' (" + a.javaType().getName() + ") is declared "
+                    + a.comparison() + " on column '" + a.column().name() + "' of type " + found
+                    + ", which that comparison does not describe");
+        }
     }
 
     @Test
