@@ -115,8 +115,7 @@ public final class AggregateSql<O> {
             if (exact == null) {
                 return raw;
             }
-            return "(CASE WHEN " + raw + " IS NULL THEN NULL ELSE struct_pack(v := " + raw + ", p := (" + raw
-                    + " = 0 AND NOT signbit(" + exact.apply(alias + ".") + "))) END)";
+            return ColumnConditions.signedZero(raw, exact.apply(alias + "."));
         }
 
         /** The value as a number SQL can add; {@code schema}: where the decoding macros are ({@link SqlViews#schema()}). */

@@ -53,7 +53,7 @@ public final class SqlRunner {
     /** Reads the rows of a result: the column names and a cursor over the rows. */
     @FunctionalInterface
     public interface Reader<T> {
-        public T read(List<String> columns, RowCursor rows) throws SQLException;
+        T read(List<String> columns, RowCursor rows) throws SQLException;
     }
 
     /**
@@ -251,13 +251,13 @@ public final class SqlRunner {
     /** Builds the row mapper once the column names are known. */
     @FunctionalInterface
     public interface RowMapperFactory<T> {
-        public RowMapper<T> create(List<String> columns);
+        RowMapper<T> create(List<String> columns);
     }
 
     /** Maps the current row. */
     @FunctionalInterface
     public interface RowMapper<T> {
-        public T map(RowSource row) throws SQLException;
+        T map(RowSource row) throws SQLException;
     }
 
     private static List<String> columns(ResultSet rs) throws SQLException {

@@ -47,19 +47,19 @@ public final class CollectionStatements {
     /** Work on a connection. */
     @FunctionalInterface
     public interface Work<T> {
-        public T run(PooledConnection connection) throws SQLException;
+        T run(PooledConnection connection) throws SQLException;
     }
 
     /** Maps one JDBC row to a value. */
     @FunctionalInterface
     public interface ResultMapper<T> {
-        public T map(ResultSet row) throws SQLException;
+        T map(ResultSet row) throws SQLException;
     }
 
     /** Work on a write connection that marks the keys it changes in the object cache before it commits. */
     @FunctionalInterface
     public interface CacheWork<T, A> {
-        public T run(PooledConnection connection, ObjectCache.Write<A> marks) throws SQLException;
+        T run(PooledConnection connection, ObjectCache.Write<A> marks) throws SQLException;
     }
 
     /** Runs a write as {@link #write(QueryOptions, String, Work)}, handing it the object cache's marks. */
@@ -80,7 +80,7 @@ public final class CollectionStatements {
     }
 
     private interface ScopeWork<T> {
-        public T run(RequestScope scope, PooledConnection connection) throws SQLException;
+        T run(RequestScope scope, PooledConnection connection) throws SQLException;
     }
 
     /** Whether this thread's request in {@code options} has written: its reads see uncommitted rows. */

@@ -168,19 +168,23 @@ public final class CollectionTable<O, A> {
      *                                           attribute twice
      */
     public AttributeColumn attributeColumn(String attribute) {
+        return declared().byName().get(attribute);
+    }
+
+    /** The layout's declarations for the columns it has now, checked once per list of columns. */
+    private Declared declared() {
         List<Column> all = schema.layout.columns();
         Declared d = declared;
         if (d == null || d.of() != all) {
             d = new Declared(all, declarations(all));
             declared = d;
         }
-        return d.byName().get(attribute);
+        return d;
     }
 
     /** The declaration of the layout column named {@code column} (ignoring case), or {@code null}. */
     public AttributeColumn declarationOf(Column column) {
-        attributeColumn("");
-        for (AttributeColumn a : declared.byName().values()) {
+        for (AttributeColumn a : declared().byName().values()) {
             if (a.column().name().equalsIgnoreCase(column.name())) {
                 return a;
             }

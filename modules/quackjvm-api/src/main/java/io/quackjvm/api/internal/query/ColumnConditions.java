@@ -130,6 +130,17 @@ public final class ColumnConditions {
         return null;
     }
 
+    /**
+     * A floating-point value as a STRUCT of the value and whether it is +0.0 ({@code exact}: the value with the sign
+     * of its zero), so that equality, {@code DISTINCT}, {@code GROUP BY} and order tell -0.0 from 0.0 and put -0.0
+     * first, as {@code Double.compare} does (DuckDB's DOUBLE sees them as equal; NaN is the largest value in both).
+     * NULL stays NULL: a struct of NULL fields would equal another and meet it in a join.
+     */
+    public static String signedZero(String value, String exact) {
+        return "(CASE WHEN " + value + " IS NULL THEN NULL ELSE struct_pack(v := " + value + ", p := (" + value
+                + " = 0 AND NOT signbit(" + exact + "))) END)";
+    }
+
     /** {@code column} equals {@code value} as {@code Double.equals} / {@code Float.equals} say. */
     private static SqlPredicate equal(Zero column, Class<?> type, Object value) {
         if (!type.isInstance(value)) {

@@ -150,19 +150,12 @@ public record Visible(String from, String value, Kind kind, ValueType<?> valueTy
             return null;
         }
         if (a.kind == Kind.SIGNED_ZERO && b.kind == Kind.SIGNED_ZERO) {
-            return new String[]{a.signedZero(aliasA), b.signedZero(aliasB)};
+            return new String[]{ColumnConditions.signedZero(aliasA + a.value, a.exact.apply(aliasA)),
+                    ColumnConditions.signedZero(aliasB + b.value, b.exact.apply(aliasB))};
         }
         String x = a.stored(aliasA);
         String y = b.stored(aliasB);
         return x == null || y == null ? null : new String[]{x, y};
-    }
-
-    /** A floating-point value and whether it is -0.0, so that equality tells the zeros apart. */
-    private String signedZero(String qualifier) {
-        String v = qualifier + value;
-        // NULL stays NULL: a struct of NULL fields would be equal to another and meet it in a join.
-        return "(CASE WHEN " + v + " IS NULL THEN NULL ELSE struct_pack(v := " + v + ", n := (" + v
-                + " = 0 AND signbit(" + exact.apply(qualifier) + "))) END)";
     }
 
     /** The value in its {@link ValueType} stored form, or {@code null} when SQL cannot compute it. */
