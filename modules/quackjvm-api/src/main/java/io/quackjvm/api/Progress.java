@@ -6,7 +6,8 @@ import java.util.Objects;
 /**
  * A snapshot of a long operation's progress, handed to a {@link ProgressListener}.
  *
- * @param operation     what runs: {@code "bulk load"}, {@code "addAll"}, {@code "optimize"} or {@code "compact"}
+ * @param operation     what runs: {@code "bulk load"}, {@code "addAll"}, {@code "optimize"}, {@code "compact"} or
+ *                      {@code "migration"} ({@link DiskPersistenceMigration})
  * @param collection    the collection's table name
  * @param rowsDone      rows handled so far (objects for a load; object and index rows for maintenance)
  * @param rowsExpected  rows the operation will handle in all, or {@code -1} when that is not known in advance
