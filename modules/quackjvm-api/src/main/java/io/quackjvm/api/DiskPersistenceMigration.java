@@ -68,8 +68,10 @@ public final class DiskPersistenceMigration {
      * @return the number of objects copied, equal to the number of objects the file holds
      * @throws IllegalArgumentException when {@code target} is not stored by quackjvm
      * @throws QuackException           when the file is missing, is not a {@code DiskPersistence} file, holds no
-     *                                  table for {@code primaryKey}, cannot be read, or when the number of objects
-     *                                  read differs from the number the file holds; {@code target} is unchanged
+     *                                  table for {@code primaryKey}, cannot be read (an object CQEngine cannot
+     *                                  deserialise), when the target refuses an object, or when the number of
+     *                                  objects read differs from the number the file holds; {@code target} is
+     *                                  unchanged then
      */
     public static <O, K extends Comparable<K>> long copy(File sqliteFile, SimpleAttribute<O, K> primaryKey,
                                                          IndexedCollection<O> target, ProgressListener listener) {
@@ -103,7 +105,7 @@ public final class DiskPersistenceMigration {
                 writer.commit();
             }
             return written;
-        } catch (QuackException | IllegalArgumentException | IllegalStateException e) {
+        } catch (QuackException e) {
             throw e;
         } catch (RuntimeException e) {
             throw new QuackException("Cannot copy the objects of the DiskPersistence file " + sqliteFile + " into '"
