@@ -141,7 +141,7 @@ public final class DuckDBDatabase implements AutoCloseable {
      */
     public void optimize() {
         for (DuckDBPersistence<?, ?> p : open("optimize()")) {
-            p.table().optimizeIndexes();
+            p.table().indexes().optimize();
         }
         database.checkpoint(false);
         database.releaseMemory();

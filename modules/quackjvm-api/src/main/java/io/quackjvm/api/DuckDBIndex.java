@@ -216,8 +216,8 @@ public final class DuckDBIndex<A extends Comparable<A>, O> implements SortedKeyS
                     + "belongs to collection '" + table.name() + "'; create a new one for each collection");
         }
         CollectionTable<O, ?> t = store.table();
-        IndexTable<O, A> it = t.indexTable(attribute, valueType, strategy, covering);
-        t.attach(it, queryOptions);
+        IndexTable<O, A> it = t.indexes().describe(attribute, valueType, strategy, covering);
+        t.indexes().attach(it, queryOptions);
         table = t;
         indexTable = it;
         queries = new AttributeIndexQueries<>(t, it);
@@ -228,7 +228,7 @@ public final class DuckDBIndex<A extends Comparable<A>, O> implements SortedKeyS
     public synchronized void destroy(QueryOptions queryOptions) {
         IndexTable<O, A> it = indexTable;
         if (it != null) {
-            table.detach(it, queryOptions);
+            table.indexes().detach(it, queryOptions);
             queries = null;
             indexTable = null;
             table = null;

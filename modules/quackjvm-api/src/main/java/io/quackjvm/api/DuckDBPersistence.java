@@ -157,12 +157,12 @@ public final class DuckDBPersistence<O, A extends Comparable<A>> implements SQLi
 
     @Override
     public void openRequestScopeResources(QueryOptions queryOptions) {
-        table.openRequest(queryOptions);
+        table.statements().scopes().open(queryOptions);
     }
 
     @Override
     public void closeRequestScopeResources(QueryOptions queryOptions) {
-        table.closeRequest(queryOptions);
+        table.statements().scopes().close(queryOptions);
     }
 
     @Override
@@ -239,7 +239,7 @@ public final class DuckDBPersistence<O, A extends Comparable<A>> implements SQLi
     public void optimize() {
         table.checkOpen();
         database.checkWritable("optimize()");
-        table.optimizeIndexes();
+        table.indexes().optimize();
         database.checkpoint(false);
         database.releaseMemory();
     }
@@ -279,7 +279,7 @@ public final class DuckDBPersistence<O, A extends Comparable<A>> implements SQLi
      * bound. All zero when the cache is off (the default; see {@link Builder#objectCacheSize(int)}).
      */
     public ObjectCacheStats cacheStats() {
-        return table.cacheStats();
+        return table.cache().stats();
     }
 
     /** The name of the table that holds the objects. */
@@ -313,7 +313,7 @@ public final class DuckDBPersistence<O, A extends Comparable<A>> implements SQLi
         try {
             database.close();
         } finally {
-            table.clearCache();
+            table.cache().clear();
             deleteTemporaryFile();
         }
     }

@@ -245,7 +245,7 @@ public final class AggregateSql<O> {
     // ---------------------------------------------------------------- aggregates
 
     public long count() {
-        Source objects = new Source(table.sqlName(), CollectionSchema.KEY, null, Object.class, false);
+        Source objects = new Source(table.schema().sqlName(), CollectionSchema.KEY, null, Object.class, false);
         return run(statement("count(*)", objects, null, ""), (row) -> row.getLong(0)).get(0);
     }
 

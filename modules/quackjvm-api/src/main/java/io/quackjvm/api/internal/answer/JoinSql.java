@@ -101,18 +101,18 @@ public final class JoinSql<L, R> {
     private String objectsSql() {
         String k = CollectionSchema.KEY;
         if (distinct()) {
-            return "SELECT " + left.sqlColumns("l") + ", " + right.sqlColumns("r") + " FROM (" + pairs + ") p JOIN "
-                    + left.sqlName() + " l ON l." + k + " = p.lk JOIN " + right.sqlName() + " r ON r." + k + " = p.rk";
+            return "SELECT " + left.columns().qualified("l") + ", " + right.columns().qualified("r") + " FROM (" + pairs + ") p JOIN "
+                    + left.schema().sqlName() + " l ON l." + k + " = p.lk JOIN " + right.schema().sqlName() + " r ON r." + k + " = p.rk";
         }
-        boolean leftInline = lv.from().equals(left.sqlName());
-        boolean rightInline = rv.from().equals(right.sqlName());
-        String from = leftInline ? left.sqlName() + " lv" : left.sqlName() + " l JOIN " + lv.from() + " lv ON lv." + k
+        boolean leftInline = lv.from().equals(left.schema().sqlName());
+        boolean rightInline = rv.from().equals(right.schema().sqlName());
+        String from = leftInline ? left.schema().sqlName() + " lv" : left.schema().sqlName() + " l JOIN " + lv.from() + " lv ON lv." + k
                 + " = l." + k;
         from += " JOIN " + rv.from() + " rv ON " + valuesMeet;
         if (!rightInline) {
-            from += " JOIN " + right.sqlName() + " r ON r." + k + " = rv." + k;
+            from += " JOIN " + right.schema().sqlName() + " r ON r." + k + " = rv." + k;
         }
-        return "SELECT " + left.sqlColumns(leftInline ? "lv" : "l") + ", " + right.sqlColumns(rightInline ? "rv" : "r")
+        return "SELECT " + left.columns().qualified(leftInline ? "lv" : "l") + ", " + right.columns().qualified(rightInline ? "rv" : "r")
                 + " FROM " + from + where;
     }
 
@@ -143,7 +143,7 @@ public final class JoinSql<L, R> {
             }
             return n;
         }
-        return left.queryLong(new QueryOptions(), "SELECT count(*) FROM (" + pairs + ")", params);
+        return left.statements().queryLong(new QueryOptions(), "SELECT count(*) FROM (" + pairs + ")", params);
     }
 
     /**
@@ -154,13 +154,13 @@ public final class JoinSql<L, R> {
     public <T> CloseableIterator<T> iterator(BiFunction<L, R, T> pair) {
         left.checkOpen();
         right.checkOpen();
-        int leftColumns = left.columnCount();
+        int leftColumns = left.columns().count();
         String sql = objectsSql();
         QueryOptions options = new QueryOptions();
         Query<L> leftResidual = leftWhere == null ? null : leftWhere.residual();
         Query<R> rightResidual = rightWhere == null ? null : rightWhere.residual();
-        CloseableIterator<Object[]> rows = left.query(options, sql, params, true, (l, row) -> new Object[]{l,
-                right.readObject(new Offset(row, leftColumns))});
+        CloseableIterator<Object[]> rows = left.reads().query(options, sql, params, true, (l, row) -> new Object[]{l,
+                right.columns().readObject(new Offset(row, leftColumns))});
         return new CloseableIterator<>() {
             private T next;
 

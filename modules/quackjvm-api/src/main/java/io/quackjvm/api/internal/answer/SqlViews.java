@@ -103,8 +103,8 @@ public final class SqlViews {
         ensureMacros(c);
         StringBuilder sig = new StringBuilder();
         for (CollectionTable<?, ?> t : tables) {
-            sig.append(t.name()).append('|').append(t.sqlColumns()).append('|');
-            for (IndexTable<?, ?> index : t.indexTables()) {
+            sig.append(t.name()).append('|').append(t.columns().sqlList()).append('|');
+            for (IndexTable<?, ?> index : t.indexes().all()) {
                 sig.append(index.name()).append(',');
             }
             sig.append(';');
@@ -135,33 +135,33 @@ public final class SqlViews {
     /** The SELECT a collection's view runs; {@code prefix} qualifies physical table names. */
     String viewSql(CollectionTable<?, ?> t, String prefix) {
         StringJoiner select = new StringJoiner(", ");
-        StringBuilder from = new StringBuilder(" FROM " + prefix + t.sqlName() + " o");
+        StringBuilder from = new StringBuilder(" FROM " + prefix + t.schema().sqlName() + " o");
         Set<String> names = new HashSet<>();
         List<Column> typed = new ArrayList<>();
-        for (Column col : t.valueColumns()) {
+        for (Column col : t.columns().valueColumns()) {
             if (!col.sqlType().equalsIgnoreCase("BLOB")) {
                 typed.add(col);
                 names.add(col.name().toLowerCase(Locale.ROOT));
             }
         }
-        String keyName = t.primaryKey().getAttributeName();
+        String keyName = t.schema().primaryKey().getAttributeName();
         if (!names.contains(keyName.toLowerCase(Locale.ROOT))) {
-            select.add(SqlDecode.expression(t.keyType().valueType(), "o." + CollectionSchema.KEY, schema) + " AS "
+            select.add(SqlDecode.expression(t.schema().keyType().valueType(), "o." + CollectionSchema.KEY, schema) + " AS "
                     + CollectionSchema.quote(keyName));
             names.add(keyName.toLowerCase(Locale.ROOT));
         }
         for (Column col : typed) {
             // The value as the object holds it: a layout may restore what the column alone does not keep, and a
             // column declared to hold an attribute's stored form is decoded to its natural SQL value.
-            String value = t.sqlValue(col, "o.");
-            AttributeColumn declared = t.declarationOf(col);
+            String value = t.columns().sqlValue(col, "o.");
+            AttributeColumn declared = t.columns().declarationOf(col);
             if (declared != null && declared.comparison() == AttributeColumn.Comparison.ENCODED) {
                 value = SqlDecode.expression(ValueType.of(declared.javaType()), value, schema);
             }
             select.add(value + " AS " + CollectionSchema.quote(col.name()));
         }
         int i = 0;
-        for (IndexTable<?, ?> index : t.indexTables()) {
+        for (IndexTable<?, ?> index : t.indexes().all()) {
             String attr = index.attribute().getAttributeName();
             if (!names.add(attr.toLowerCase(Locale.ROOT))) {
                 continue;

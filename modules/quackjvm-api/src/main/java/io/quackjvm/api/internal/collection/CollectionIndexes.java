@@ -32,20 +32,23 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * never writes the object table and never decides what is stored: {@link CollectionWrites} calls it inside its
  * transaction. Thread-safe.
  */
-final class CollectionIndexes<O, A> {
+public final class CollectionIndexes<O, A> {
 
     /** One row per index table of the file: what built it, so a reopened collection can reuse it. */
     private static final String INDEXES = "quackjvm_indexes";
     private final CollectionSchema<O, A> schema;
     private final CollectionStatements statements;
     private final int stagingChunkRows;
+    private final ProgressReporter progress;
     /** The attribute indexes attached to this collection; every write maintains their tables in its transaction. */
     private final List<IndexTable<O, ?>> indexes = new CopyOnWriteArrayList<>();
     /** Index tables found in the file that no index of this run has attached yet: a write marks them stale. */
     private final Set<String> unattached = ConcurrentHashMap.newKeySet();
 
-    CollectionIndexes(CollectionSchema<O, A> schema, CollectionStatements statements, int stagingChunkRows) {
+    CollectionIndexes(CollectionSchema<O, A> schema, CollectionStatements statements, int stagingChunkRows,
+                      ProgressReporter progress) {
         this.schema = schema;
+        this.progress = progress;
         this.statements = statements;
         this.stagingChunkRows = stagingChunkRows;
     }
@@ -113,7 +116,7 @@ final class CollectionIndexes<O, A> {
     }
 
     /** The attached attribute indexes. */
-    List<IndexTable<O, ?>> all() {
+    public List<IndexTable<O, ?>> all() {
         return List.copyOf(indexes);
     }
 
@@ -130,8 +133,8 @@ final class CollectionIndexes<O, A> {
      * Describes an attribute index on this collection (nothing is created until {@link #attach}); a covering one
      * copies the layout's {@link io.quackjvm.api.spi.ObjectTable#copyColumns} as they are now.
      */
-    <V> IndexTable<O, V> describe(Attribute<O, V> attribute, ValueType<V> valueType, IndexStrategyProvider strategy,
-                                  boolean covering) {
+    public <V> IndexTable<O, V> describe(Attribute<O, V> attribute, ValueType<V> valueType, IndexStrategyProvider strategy,
+                                         boolean covering) {
         return new IndexTable<>(schema.name, schema.keyType.sqlType, attribute, valueType, strategy,
                 covering ? schema.layout.copyColumns() : List.of());
     }
@@ -142,7 +145,7 @@ final class CollectionIndexes<O, A> {
      *
      * @return {@code true} when the table was built now
      */
-    boolean attach(IndexTable<O, ?> index, QueryOptions options) {
+    public boolean attach(IndexTable<O, ?> index, QueryOptions options) {
         for (IndexTable<O, ?> other : indexes) {
             if (other.name().equals(index.name())) {
                 throw new IllegalStateException("Collection '" + schema.name + "' already has a DuckDB index on "
@@ -244,7 +247,7 @@ final class CollectionIndexes<O, A> {
      */
     private void fill(PooledConnection c, IndexTable<O, ?> index) throws SQLException {
         String key = CollectionSchema.KEY;
-        String select = "SELECT " + schema.sql().columns() + " FROM " + schema.table;
+        String select = "SELECT " + schema.columns.sql().columns() + " FROM " + schema.table;
         String first = select + " ORDER BY " + key + " LIMIT " + stagingChunkRows;
         String next = select + " WHERE " + key + " > ? ORDER BY " + key + " LIMIT " + stagingChunkRows;
         A last = null;
@@ -267,7 +270,7 @@ final class CollectionIndexes<O, A> {
     }
 
     /** Detaches an attribute index and drops its table, in one transaction. */
-    void detach(IndexTable<O, ?> index, QueryOptions options) {
+    public void detach(IndexTable<O, ?> index, QueryOptions options) {
         statements.write(options, "Dropping index table " + index.name(), c -> {
             indexes.remove(index);
             try (Statement s = c.connection().createStatement()) {
@@ -283,7 +286,7 @@ final class CollectionIndexes<O, A> {
     }
 
     /** Rewrites every attached index table sorted by value (each strategy's {@code optimize}), in one transaction. */
-    void optimize(ProgressReporter progress) {
+    public void optimize() {
         if (indexes.isEmpty()) {
             return;
         }

@@ -38,18 +38,18 @@ public final class CollectionReads<O, A> {
         T map(O object, RowSource row) throws SQLException;
     }
 
-    int size(QueryOptions options) {
+    public int size(QueryOptions options) {
         return (int) Math.min(Integer.MAX_VALUE, statements.queryLong(options, "SELECT count(*) FROM "
                 + schema.table, List.of()));
     }
 
-    boolean isEmpty(QueryOptions options) {
+    public boolean isEmpty(QueryOptions options) {
         return statements.queryLong(options, "SELECT count(*) FROM (SELECT 1 FROM " + schema.table + " LIMIT 1)",
                 List.of()) == 0;
     }
 
     /** The stored object with this key, or {@code null}. */
-    O get(A key, QueryOptions options) {
+    public O get(A key, QueryOptions options) {
         if (key == null) {
             return null;
         }
@@ -82,7 +82,7 @@ public final class CollectionReads<O, A> {
     }
 
     private O find(PooledConnection c, A key) throws SQLException {
-        PreparedStatement ps = c.prepare(schema.sql().selectByKey());
+        PreparedStatement ps = c.prepare(schema.columns.sql().selectByKey());
         try {
             schema.keyType.bind(ps, 1, key);
             try (ResultSet rs = ps.executeQuery(); RowCursor rows = schema.db.reader(false).open(rs)) {
@@ -94,7 +94,7 @@ public final class CollectionReads<O, A> {
     }
 
     /** Set semantics, as on the heap: the stored object with this key must be {@code equals} to {@code o}. */
-    boolean contains(Object o, QueryOptions options) {
+    public boolean contains(Object o, QueryOptions options) {
         A key = schema.keyOrNull(o);
         if (key == null) {
             return false;
@@ -104,14 +104,14 @@ public final class CollectionReads<O, A> {
     }
 
     /** A cursor over the objects of {@code SELECT columns FROM table <tail>}. */
-    CloseableIterator<O> objects(QueryOptions options, String tail, List<?> params, boolean large) {
-        return statements.cursor(options, "SELECT " + schema.sql().columns() + " FROM " + schema.table
+    public CloseableIterator<O> objects(QueryOptions options, String tail, List<?> params, boolean large) {
+        return statements.cursor(options, "SELECT " + schema.columns.sql().columns() + " FROM " + schema.table
                 + (tail.isEmpty() ? "" : " " + tail), params, large, schema.layout);
     }
 
     /** Every object, streamed, through the cursor CQEngine's {@code Iterator.remove()} removes through. */
     CloseableIterator<O> iterator(QueryOptions options) {
-        return statements.cursor(options, "SELECT " + schema.sql().columns() + " FROM " + schema.table, List.of(),
+        return statements.cursor(options, "SELECT " + schema.columns.sql().columns() + " FROM " + schema.table, List.of(),
                 true, schema.layout, true);
     }
 
@@ -121,7 +121,7 @@ public final class CollectionReads<O, A> {
      * from one column. {@code key} is the one key an {@code equal} asks for, which names the row should it fail to
      * read; for several keys ({@code null}) the key column is selected too, read only for a failure.
      */
-    CloseableIterator<O> lookups(QueryOptions options, String tail, List<?> params, A key) {
+    public CloseableIterator<O> lookups(QueryOptions options, String tail, List<?> params, A key) {
         StoredRows<O> layout = schema.layout;
         ObjectTable<O> lookup = new ObjectTable<>() {
             @Override public List<Column> columns() { return layout.lookupColumns(); }
@@ -130,7 +130,7 @@ public final class CollectionReads<O, A> {
                 return key != null ? layout.readLookup(row, key) : layout.readLookupKeyed(row);
             }
         };
-        return statements.cursor(options, "SELECT " + schema.sql().lookupColumns()
+        return statements.cursor(options, "SELECT " + schema.columns.sql().lookupColumns()
                 + (key != null ? "" : ", " + CollectionSchema.KEY) + " FROM " + schema.table
                 + (tail.isEmpty() ? "" : " " + tail), params, false, lookup);
     }
@@ -140,13 +140,13 @@ public final class CollectionReads<O, A> {
      * {@code mapper}. Meant for joins; cached statements are safe for them because statistics propagation is off
      * (see {@link Database}).
      */
-    <T> CloseableIterator<T> query(QueryOptions options, String sql, List<?> params, boolean large,
+    public <T> CloseableIterator<T> query(QueryOptions options, String sql, List<?> params, boolean large,
                                    RowMapper<O, T> mapper) {
         return statements.cursor(options, sql, params, large, view(mapper, false));
     }
 
     /** As {@link #query}, every row read at once through the point reader: for a result bounded by a LIMIT. */
-    <T> List<T> queryAll(QueryOptions options, String sql, List<?> params, RowMapper<O, T> mapper) {
+    public <T> List<T> queryAll(QueryOptions options, String sql, List<?> params, RowMapper<O, T> mapper) {
         return statements.list(options, sql, params, view(mapper, false));
     }
 
@@ -154,13 +154,13 @@ public final class CollectionReads<O, A> {
      * As {@link #query}, over rows whose first columns are the layout's {@link ObjectTable#copyColumns}: the
      * copies a covering index table carries.
      */
-    <T> CloseableIterator<T> queryCopies(QueryOptions options, String sql, List<?> params, boolean large,
+    public <T> CloseableIterator<T> queryCopies(QueryOptions options, String sql, List<?> params, boolean large,
                                          RowMapper<O, T> mapper) {
         return statements.cursor(options, sql, params, large, view(mapper, true));
     }
 
     /** As {@link #queryCopies}, every row read at once, as {@link #queryAll} reads. */
-    <T> List<T> queryAllCopies(QueryOptions options, String sql, List<?> params, RowMapper<O, T> mapper) {
+    public <T> List<T> queryAllCopies(QueryOptions options, String sql, List<?> params, RowMapper<O, T> mapper) {
         return statements.list(options, sql, params, view(mapper, true));
     }
 
@@ -181,7 +181,7 @@ public final class CollectionReads<O, A> {
      * A cursor over the keys of {@code sql}, whose only column is the key column, decoded and in result order.
      * It streams like {@link #objects} (row by row, through the point reader the keys were always read with).
      */
-    CloseableIterator<A> keys(QueryOptions options, String sql, List<?> params) {
+    public CloseableIterator<A> keys(QueryOptions options, String sql, List<?> params) {
         KeyType<A> keyType = schema.keyType;
         ObjectTable<A> keys = new ObjectTable<>() {
             @Override public List<Column> columns() { return List.of(); }
@@ -197,7 +197,7 @@ public final class CollectionReads<O, A> {
      * objects by an {@code IN} list of those keys, which DuckDB answers through the primary key's ART, where
      * {@code _key IN (<keys>)} as one statement scans every stored key to probe the matches.
      */
-    List<O> fewObjects(QueryOptions options, String keysSql, List<?> params, int limit) {
+    public List<O> fewObjects(QueryOptions options, String keysSql, List<?> params, int limit) {
         return statements.readInOneSnapshot(options, "Querying", c -> {
             // No DISTINCT, which would compute every key before the first: a key set with more than limit rows
             // stops streaming at limit + 1 and the caller falls back, even if some rows repeat a key.

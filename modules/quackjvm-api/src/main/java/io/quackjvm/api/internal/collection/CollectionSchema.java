@@ -41,12 +41,8 @@ public final class CollectionSchema<O, A> {
     final StoredRows<O> layout;
     final String layoutName;
 
-    /** The SQL that names the layout's columns, rebuilt at once when reconciling reorders them. */
-    record ColumnSql(String columns, String insert, String selectByKey, String updateByKey, String lookupColumns) {
-    }
-
-    // Not final: reconciling with a table in a file may change the layout's column order (see prepareStatements).
-    private volatile ColumnSql sql;
+    /** The SQL view of the table's columns and the layout's declarations of them. */
+    final CollectionColumns<O> columns;
 
     public CollectionSchema(Database db, String name, SimpleAttribute<O, A> primaryKey, ObjectTable<O> layout,
                      String layoutName) {
@@ -57,72 +53,40 @@ public final class CollectionSchema<O, A> {
         this.keyType = KeyType.of(primaryKey.getAttributeType());
         this.layout = new StoredRows<>(name, layout, keyType);
         this.layoutName = layoutName;
-        prepareStatements();
+        this.columns = new CollectionColumns<>(name, table, this.layout, layoutName);
     }
 
-    /**
-     * Builds the SQL that names the layout's columns. Run again after {@link ObjectTable#reconcile}, which may
-     * reorder the layout's columns to the order of the table in the file: the Appender fills columns by position.
-     */
-    private void prepareStatements() {
-        StringJoiner cols = new StringJoiner(", ");
-        StringJoiner params = new StringJoiner(", ");
-        StringJoiner sets = new StringJoiner(", ");
-        for (Column c : layout.columns()) {
-            cols.add(quote(c.name()));
-            params.add("?");
-            sets.add(quote(c.name()) + " = ?");
-        }
-        String columns = cols.toString();
-        StringJoiner lookup = new StringJoiner(", ");
-        for (Column c : layout.lookupColumns()) {
-            lookup.add(quote(c.name()));
-        }
-        // A plain INSERT after a key lookup: DuckDB 1.5.5 runs INSERT OR IGNORE through its conflict-handling path,
-        // measured 5-9x slower for one row (1.8 ms against 0.2 ms in memory).
-        this.sql = new ColumnSql(columns,
-                "INSERT INTO " + table + " (" + KEY + ", " + columns + ") VALUES (?, " + params + ")",
-                "SELECT " + lookup + " FROM " + table + " WHERE " + KEY + " = ?",
-                "UPDATE " + table + " SET " + sets + " WHERE " + KEY + " = ?",
-                lookup.toString());
+    /** The collection's name, which is its table's name. */
+    public String name() {
+        return name;
+    }
+
+    /** The quoted table name, for SQL. */
+    public String sqlName() {
+        return table;
+    }
+
+    public SimpleAttribute<O, A> primaryKey() {
+        return primaryKey;
+    }
+
+    /** How keys are stored: every key bound in SQL is {@code keyType().encode(key)}. */
+    public KeyType<A> keyType() {
+        return keyType;
+    }
+
+    /** The name of the object layout provider that stores the objects. */
+    public String layoutName() {
+        return layoutName;
+    }
+
+    /** The table's columns as SQL sees them, and the layout's declarations of them. */
+    public CollectionColumns<O> columns() {
+        return columns;
     }
 
     public static String quote(String identifier) {
         return '"' + identifier.replace("\"", "\"\"") + '"';
-    }
-
-    /**
-     * {@code columns}: the comma-separated quoted value columns; {@code insert}: {@code INSERT INTO table (_key,
-     * columns) VALUES (?, ...)}; {@code selectByKey}: {@code SELECT lookup columns FROM table WHERE _key = ?} (see
-     * {@link ObjectTable#lookupColumns});
-     * {@code updateByKey}: {@code UPDATE table SET c1 = ?, ... WHERE _key = ?}; {@code lookupColumns}: the
-     * comma-separated quoted {@link ObjectTable#lookupColumns}.
-     */
-    ColumnSql sql() {
-        return sql;
-    }
-
-    /** How many layout columns an object occupies. */
-    int columnCount() {
-        return layout.columns().size();
-    }
-
-    /** The layout columns qualified with {@code alias}: {@code o."c1", o."c2"}. */
-    String qualified(String alias) {
-        return qualified(alias, layout.columns());
-    }
-
-    /** The layout's {@link ObjectTable#lookupColumns} qualified with {@code alias}. */
-    String qualifiedLookup(String alias) {
-        return qualified(alias, layout.lookupColumns());
-    }
-
-    private static String qualified(String alias, List<Column> columns) {
-        StringJoiner j = new StringJoiner(", ");
-        for (Column col : columns) {
-            j.add(alias + "." + quote(col.name()));
-        }
-        return j.toString();
     }
 
     /** The key of an object to be stored; fails naming the object when it or its key is null. */
@@ -356,7 +320,7 @@ public final class CollectionSchema<O, A> {
         if (!added.isEmpty()) {
             addColumns(c, added);
         }
-        prepareStatements();
+        columns.refresh();
         String stored = storedEncoding(c);
         String encoding = reconcileEncoding(stored, false);
         if (encoding != null && !encoding.equals(stored) && !db.readOnly()) {

@@ -30,7 +30,7 @@ import java.util.Map;
  * attached index tables in step through {@link CollectionIndexes} but never creates or drops them, and it never
  * reads objects for a caller. Thread-safe.
  */
-final class CollectionWrites<O, A> {
+public final class CollectionWrites<O, A> {
 
     private final CollectionSchema<O, A> schema;
     private final CollectionStatements statements;
@@ -55,7 +55,7 @@ final class CollectionWrites<O, A> {
      * Adds objects, replacing a stored object with the same key unless it is equal. Returns whether anything
      * changed. Small batches go through prepared statements, large ones through DuckDB's Appender.
      */
-    boolean addAll(Collection<? extends O> objects, QueryOptions options) {
+    public boolean addAll(Collection<? extends O> objects, QueryOptions options) {
         if (objects.isEmpty()) {
             return false;
         }
@@ -93,13 +93,13 @@ final class CollectionWrites<O, A> {
      * same, but costs 3-4x a plain {@code INSERT}: benchmarks/results/archive/single-add/.) Either way the write belongs to the
      * request's transaction, which commits when CQEngine ends the request.
      */
-    boolean addOne(O object, QueryOptions options) {
+    public boolean addOne(O object, QueryOptions options) {
         A key = schema.keyOf(object);
         // The object cache needs no marks here: this path stores only a key that is not stored (DuckDB refuses a
         // stored one), and the cache holds only stored objects; a key removed earlier was dropped by that removal.
         if (!indexes.hasUnattached()) {
             Boolean added = statements.firstWrite(options, "Adding an object", c -> {
-                PreparedStatement statement = c.prepare(schema.sql().insert());
+                PreparedStatement statement = c.prepare(schema.columns.sql().insert());
                 try {
                     schema.keyType.bind(statement, 1, key);
                     schema.layout.write(object, new Writers.StatementRow(statement, 2));
@@ -139,7 +139,7 @@ final class CollectionWrites<O, A> {
         for (Map.Entry<A, O> e : byKey.entrySet()) {
             O old = stored.get(e.getKey());
             if (old == null) {
-                PreparedStatement statement = c.prepare(schema.sql().insert());
+                PreparedStatement statement = c.prepare(schema.columns.sql().insert());
                 try {
                     schema.keyType.bind(statement, 1, e.getKey());
                     schema.layout.write(e.getValue(), new Writers.StatementRow(statement, 2));
@@ -154,7 +154,7 @@ final class CollectionWrites<O, A> {
             if (e.getValue().equals(old)) {
                 continue;
             }
-            PreparedStatement update = c.prepare(schema.sql().updateByKey());
+            PreparedStatement update = c.prepare(schema.columns.sql().updateByKey());
             try {
                 Writers.StatementRow row = new Writers.StatementRow(update, 1);
                 schema.layout.write(e.getValue(), row);
@@ -443,7 +443,7 @@ final class CollectionWrites<O, A> {
      * Removes objects that are stored: an object whose key is stored but which is not {@code equals} to the stored
      * one is left alone, as an on-heap collection would.
      */
-    boolean removeAll(Collection<?> objects, QueryOptions options, boolean throughStore) {
+    public boolean removeAll(Collection<?> objects, QueryOptions options, boolean throughStore) {
         Map<A, Object> byKey = new LinkedHashMap<>();
         for (Object o : objects) {
             A key = schema.keyOrNull(o);
@@ -468,7 +468,7 @@ final class CollectionWrites<O, A> {
         });
     }
 
-    void clear(QueryOptions options) {
+    public void clear(QueryOptions options) {
         statements.write(options, "Clearing", (c, marks) -> {
             marks.touchAll();
             try (Statement s = c.connection().createStatement()) {

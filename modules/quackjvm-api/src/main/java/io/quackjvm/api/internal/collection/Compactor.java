@@ -80,9 +80,9 @@ public final class Compactor {
      * expecting two passes' worth.
      */
     private static ProgressReporter.Tracker rewrite(CollectionTable<?, ?> table, ProgressReporter.Tracker started) {
-        return table.write(null, "Compacting", c -> {
-            List<IndexTable<?, ?>> indexes = new ArrayList<>(table.indexTables());
-            long objects = CollectionIndexes.rowCount(c, table.sqlName());
+        return table.statements().write(null, "Compacting", c -> {
+            List<IndexTable<?, ?>> indexes = new ArrayList<>(table.indexes().all());
+            long objects = CollectionIndexes.rowCount(c, table.schema().sqlName());
             List<Long> rows = new ArrayList<>();
             long total = objects;
             for (IndexTable<?, ?> index : indexes) {
@@ -151,13 +151,13 @@ public final class Compactor {
         String name = table.name();
         String copy = CollectionSchema.quote("quackjvm_compact_" + name);
         Map<String, Column> declared = new HashMap<>();
-        for (Column col : table.layoutColumns()) {
+        for (Column col : table.columns().all()) {
             declared.put(col.name(), col);
         }
         // The table's own columns, in its order: a table found in a file may order them differently from the
         // layout, and may keep columns the layout no longer has.
         StringJoiner ddl = new StringJoiner(", ", "CREATE TABLE " + copy + " (", ")");
-        ddl.add(CollectionSchema.KEY + " " + table.keySqlType() + " PRIMARY KEY");
+        ddl.add(CollectionSchema.KEY + " " + table.schema().keyType().sqlType + " PRIMARY KEY");
         List<String> columns = new ArrayList<>();
         try (PreparedStatement p = c.connection().prepareStatement("SELECT column_name, data_type FROM duckdb_columns() "
                 + "WHERE database_name = current_database() AND schema_name = current_schema() AND table_name = ? "
@@ -182,9 +182,9 @@ public final class Compactor {
         try (Statement s = c.connection().createStatement()) {
             s.execute("DROP TABLE IF EXISTS " + copy);
             s.execute(ddl.toString());
-            s.execute("INSERT INTO " + copy + " (" + list + ") SELECT " + list + " FROM " + table.sqlName());
-            s.execute("DROP TABLE " + table.sqlName());
-            s.execute("ALTER TABLE " + copy + " RENAME TO " + table.sqlName());
+            s.execute("INSERT INTO " + copy + " (" + list + ") SELECT " + list + " FROM " + table.schema().sqlName());
+            s.execute("DROP TABLE " + table.schema().sqlName());
+            s.execute("ALTER TABLE " + copy + " RENAME TO " + table.schema().sqlName());
         }
     }
 }

@@ -30,38 +30,38 @@ public final class DuckDBObjectStore<O, A extends Comparable<A>> extends SQLiteO
 
     @Override
     public int size(QueryOptions queryOptions) {
-        return table.size(queryOptions);
+        return table.reads().size(queryOptions);
     }
 
     @Override
     public boolean contains(Object o, QueryOptions queryOptions) {
-        return table.contains(o, queryOptions);
+        return table.reads().contains(o, queryOptions);
     }
 
     @Override
     public CloseableIterator<O> iterator(QueryOptions queryOptions) {
-        return table.iterator(queryOptions);
+        return table.reads().iterator(queryOptions);
     }
 
     @Override
     public boolean isEmpty(QueryOptions queryOptions) {
-        return table.isEmpty(queryOptions);
+        return table.reads().isEmpty(queryOptions);
     }
 
     @Override
     public boolean add(O object, QueryOptions queryOptions) {
-        return table.add(object, queryOptions);
+        return table.writes().addOne(object, queryOptions);
     }
 
     @Override
     public boolean remove(Object o, QueryOptions queryOptions) {
-        return table.removeAll(o == null ? List.of() : List.of(o), queryOptions);
+        return table.writes().removeAll(o == null ? List.of() : List.of(o), queryOptions, false);
     }
 
     @Override
     public boolean containsAll(Collection<?> c, QueryOptions queryOptions) {
         for (Object o : c) {
-            if (!table.contains(o, queryOptions)) {
+            if (!table.reads().contains(o, queryOptions)) {
                 return false;
             }
         }
@@ -70,7 +70,7 @@ public final class DuckDBObjectStore<O, A extends Comparable<A>> extends SQLiteO
 
     @Override
     public boolean addAll(Collection<? extends O> c, QueryOptions queryOptions) {
-        return table.addAll(c, queryOptions);
+        return table.writes().addAll(c, queryOptions);
     }
 
     @Override
@@ -85,16 +85,16 @@ public final class DuckDBObjectStore<O, A extends Comparable<A>> extends SQLiteO
                 }
             }
         }
-        return table.removeAll(doomed, queryOptions);
+        return table.writes().removeAll(doomed, queryOptions, false);
     }
 
     @Override
     public boolean removeAll(Collection<?> c, QueryOptions queryOptions) {
-        return table.removeAllFromStore(c, queryOptions);
+        return table.writes().removeAll(c, queryOptions, true);
     }
 
     @Override
     public void clear(QueryOptions queryOptions) {
-        table.clear(queryOptions);
+        table.writes().clear(queryOptions);
     }
 }

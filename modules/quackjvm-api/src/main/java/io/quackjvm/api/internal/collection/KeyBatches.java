@@ -66,7 +66,7 @@ final class KeyBatches<O, A> {
         String key = CollectionSchema.KEY;
         if (small(keys.size())) {
             List<A> list = new ArrayList<>(keys);
-            PreparedStatement ps = c.prepare("SELECT " + schema.sql().lookupColumns() + ", " + key + " FROM " + schema.table
+            PreparedStatement ps = c.prepare("SELECT " + schema.columns.sql().lookupColumns() + ", " + key + " FROM " + schema.table
                     + " WHERE " + key + " IN " + parameters(list.size()));
             try {
                 bind(ps, list);
@@ -78,7 +78,7 @@ final class KeyBatches<O, A> {
             }
         } else {
             stage(c, keys);
-            String sql = "SELECT " + schema.qualifiedLookup("t") + ", t." + key + " FROM " + schema.table + " t JOIN "
+            String sql = "SELECT " + schema.columns.qualifiedLookup("t") + ", t." + key + " FROM " + schema.table + " t JOIN "
                     + stage + " s ON t." + key + " = s." + key;
             try (Statement s = c.connection().createStatement(); ResultSet rs = s.executeQuery(sql)) {
                 readStored(rs, foundKeys, foundObjects);
@@ -106,7 +106,7 @@ final class KeyBatches<O, A> {
             in.add(literal);
         }
         String key = CollectionSchema.KEY;
-        String sql = SqlLiterals.MARK + "SELECT " + schema.sql().lookupColumns() + ", " + key + " FROM " + schema.table
+        String sql = SqlLiterals.MARK + "SELECT " + schema.columns.sql().lookupColumns() + ", " + key + " FROM " + schema.table
                 + " WHERE " + key + " IN (" + in + ")";
         List<A> foundKeys = new ArrayList<>();
         List<O> foundObjects = new ArrayList<>();

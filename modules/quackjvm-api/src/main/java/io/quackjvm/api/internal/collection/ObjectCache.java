@@ -68,7 +68,7 @@ public final class ObjectCache<A, O> {
         return maxSize == 0 ? (ObjectCache<A, O>) DISABLED : new ObjectCache<>(maxSize);
     }
 
-    boolean enabled() {
+    public boolean enabled() {
         return cache != null;
     }
 
@@ -109,14 +109,14 @@ public final class ObjectCache<A, O> {
     }
 
     /** Drops everything (the database is closing). */
-    void clear() {
+    public void clear() {
         if (cache != null) {
             cache.invalidateAll();
             cache.cleanUp();
         }
     }
 
-    ObjectCacheStats stats() {
+    public ObjectCacheStats stats() {
         if (cache == null) {
             return new ObjectCacheStats(0, 0, 0, 0, 0);
         }

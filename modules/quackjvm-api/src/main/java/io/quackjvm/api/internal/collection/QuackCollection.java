@@ -83,7 +83,7 @@ public class QuackCollection<O> extends ConcurrentIndexedCollection<O> {
                 || options.get(OrderByOption.class) != null) {
             return false;
         }
-        for (IndexTable<O, ?> index : table.indexTables()) {
+        for (IndexTable<O, ?> index : table.indexes().all()) {
             if (index.covering() && index.attribute().equals(simple.getAttribute())) {
                 return true;
             }
@@ -100,7 +100,7 @@ public class QuackCollection<O> extends ConcurrentIndexedCollection<O> {
         return options.get(OrderByOption.class) == null
                 && (query.getClass() == com.googlecode.cqengine.query.simple.Equal.class
                 || query.getClass() == com.googlecode.cqengine.query.simple.In.class)
-                && ((SimpleQuery<O, ?>) query).getAttribute().equals(table.primaryKey());
+                && ((SimpleQuery<O, ?>) query).getAttribute().equals(table.schema().primaryKey());
     }
 
     /**
@@ -121,7 +121,7 @@ public class QuackCollection<O> extends ConcurrentIndexedCollection<O> {
         OrderByOption<O> orderBy = options.get(OrderByOption.class);
         if (orderBy == null || orderBy.getAttributeOrders().isEmpty()) {
             return new TranslatedResultSet.Plan<>(translation,
-                    "SELECT " + table.sqlColumns("o") + " FROM " + table.sqlName() + " o" + where, null, true);
+                    "SELECT " + table.columns().qualified("o") + " FROM " + table.schema().sqlName() + " o" + where, null, true);
         }
         StringBuilder joins = new StringBuilder();
         StringJoiner order = new StringJoiner(", ", " ORDER BY ", "");
@@ -130,12 +130,12 @@ public class QuackCollection<O> extends ConcurrentIndexedCollection<O> {
             Attribute<O, ?> attribute = ao.getAttribute();
             Visible v = Visible.of(table, attribute);
             if (v == null || !v.orderable() || !v.singleValued() || !(attribute instanceof SimpleAttribute)) {
-                return new TranslatedResultSet.Plan<>(translation, "SELECT " + table.sqlColumns("o") + " FROM "
-                        + table.sqlName() + " o" + where,
+                return new TranslatedResultSet.Plan<>(translation, "SELECT " + table.columns().qualified("o") + " FROM "
+                        + table.schema().sqlName() + " o" + where,
                         new AttributeOrdersComparator<>(orderBy.getAttributeOrders(), options), true);
             }
             String expression;
-            if (v.from().equals(table.sqlName())) {
+            if (v.from().equals(table.schema().sqlName())) {
                 expression = v.order("o.", ao.isDescending());
             } else {
                 String alias = "s" + (n++);
@@ -146,7 +146,7 @@ public class QuackCollection<O> extends ConcurrentIndexedCollection<O> {
             order.add(expression);
         }
         return new TranslatedResultSet.Plan<>(translation,
-                "SELECT " + table.sqlColumns("o") + " FROM " + table.sqlName() + " o" + joins + where + order, null,
+                "SELECT " + table.columns().qualified("o") + " FROM " + table.schema().sqlName() + " o" + joins + where + order, null,
                 false);
     }
 }

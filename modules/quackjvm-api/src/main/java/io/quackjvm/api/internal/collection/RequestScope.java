@@ -141,7 +141,7 @@ public final class RequestScope {
      */
     ObjectCache.Write<?> cacheWrite() {
         if (cacheWrite == null) {
-            cacheWrite = table.objectCache().beginWrite();
+            cacheWrite = table.cache().beginWrite();
         }
         return cacheWrite;
     }

@@ -13,7 +13,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * deadlocks inside DuckDB's JDBC driver), even when an application shares one QueryOptions between threads.
  * Nested requests on one thread share the outer scope.
  */
-final class RequestScopes {
+public final class RequestScopes {
 
     private final CollectionTable<?, ?> table;
     /** The key under which this collection's scopes are stored in a QueryOptions. */
@@ -64,7 +64,7 @@ final class RequestScopes {
         }
     }
 
-    void open(QueryOptions options) {
+    public void open(QueryOptions options) {
         table.checkOpen();
         Slot slot = slot(options, true);
         Thread me = Thread.currentThread();
@@ -84,7 +84,7 @@ final class RequestScopes {
      * a thread with no request of its own (a result set handed to another thread) has nothing to end: the
      * result set closes its own cursors.
      */
-    void close(QueryOptions options) {
+    public void close(QueryOptions options) {
         Slot slot = slot(options, false);
         if (slot == null) {
             return;

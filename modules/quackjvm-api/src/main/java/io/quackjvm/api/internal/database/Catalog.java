@@ -54,10 +54,10 @@ public final class Catalog {
     private static void describe(PooledConnection c, CollectionTable<?, ?> table, StringBuilder out)
             throws SQLException {
         out.append("collection ").append(table.name())
-                .append(" (").append(table.primaryKey().getObjectType().getName()).append(", key ")
-                .append(table.primaryKey().getAttributeName()).append(' ')
-                .append(table.primaryKey().getAttributeType().getSimpleName()).append(", layout ")
-                .append(table.layoutName()).append(", ").append(table.size(new QueryOptions())).append(" rows)\n");
+                .append(" (").append(table.schema().primaryKey().getObjectType().getName()).append(", key ")
+                .append(table.schema().primaryKey().getAttributeName()).append(' ')
+                .append(table.schema().primaryKey().getAttributeType().getSimpleName()).append(", layout ")
+                .append(table.schema().layoutName()).append(", ").append(table.reads().size(new QueryOptions())).append(" rows)\n");
         out.append("  table ").append(table.name()).append(":");
         try (PreparedStatement p = c.connection().prepareStatement("SELECT column_name, data_type FROM duckdb_columns() "
                 + "WHERE database_name = current_database() AND schema_name = current_schema() AND table_name = ? "
@@ -72,7 +72,7 @@ public final class Catalog {
             }
         }
         out.append('\n');
-        for (IndexTable<?, ?> index : table.indexTables()) {
+        for (IndexTable<?, ?> index : table.indexes().all()) {
             out.append("  index on ").append(index.attribute().getAttributeName()).append(" (")
                     .append(index.singleValued() ? "single-valued" : "multi-valued").append(", strategy ")
                     .append(index.strategy().name()).append(", table ").append(index.name()).append(")\n");

@@ -108,13 +108,13 @@ public final class AttributeIndexQueries<O, A> extends SortedStatistics<A, O> {
 
     /** How many objects have a value equal to {@code key}. */
     public int countForKey(A key, QueryOptions options) {
-        return (int) table.queryLong(options, "SELECT count(*) FROM " + index.sqlName() + " WHERE " + VALUE
+        return (int) table.statements().queryLong(options, "SELECT count(*) FROM " + index.sqlName() + " WHERE " + VALUE
                 + " = ?", List.of(valueType.encode(key)));
     }
 
     /** How many distinct values the index holds. */
     public int countOfDistinctKeys(QueryOptions options) {
-        return (int) table.queryLong(options, "SELECT count(DISTINCT " + VALUE + ") FROM " + index.sqlName(),
+        return (int) table.statements().queryLong(options, "SELECT count(DISTINCT " + VALUE + ") FROM " + index.sqlName(),
                 List.of());
     }
 
@@ -130,14 +130,14 @@ public final class AttributeIndexQueries<O, A> extends SortedStatistics<A, O> {
         String sql = "SELECT DISTINCT i.value FROM " + index.sqlName() + " i"
                 + range(lower, lowerInclusive, upper, upperInclusive, params)
                 + " ORDER BY i.value" + (descending ? " DESC" : "");
-        return iterate(table.queryList(options, sql, params, rs -> valueType.decode(rs.getObject(1))));
+        return iterate(table.statements().queryList(options, sql, params, rs -> valueType.decode(rs.getObject(1))));
     }
 
     @Override
     protected CloseableIterator<KeyStatistics<A>> statistics(boolean descending, QueryOptions options) {
         String sql = "SELECT i.value, count(*) FROM " + index.sqlName() + " i GROUP BY i.value ORDER BY i.value"
                 + (descending ? " DESC" : "");
-        return iterate(table.queryList(options, sql, List.of(),
+        return iterate(table.statements().queryList(options, sql, List.of(),
                 rs -> new KeyStatistics<>(valueType.decode(rs.getObject(1)), (int) rs.getLong(2))));
     }
 
@@ -147,15 +147,15 @@ public final class AttributeIndexQueries<O, A> extends SortedStatistics<A, O> {
                                                              QueryOptions options) {
         List<Object> params = new ArrayList<>();
         String from = index.covering() ? index.sqlCoveredColumns("i") + ", i.value FROM " + index.sqlName() + " i"
-                : table.sqlColumns("o") + ", i.value FROM " + index.sqlName() + " i JOIN " + table.sqlName()
+                : table.columns().qualified("o") + ", i.value FROM " + index.sqlName() + " i JOIN " + table.schema().sqlName()
                 + " o ON o._key = i._key";
         String sql = "SELECT " + from
                 + range(lower, lowerInclusive, upper, upperInclusive, params)
                 + " ORDER BY i.value" + (descending ? " DESC" : "");
-        int valueColumn = index.covering() ? index.coveredColumns().size() : table.columnCount();
+        int valueColumn = index.covering() ? index.coveredColumns().size() : table.columns().count();
         CollectionReads.RowMapper<O, KeyValue<A, O>> pair =
                 (o, row) -> new KeyValueMaterialized<>(valueType.decode(row.getObject(valueColumn)), o);
-        return index.covering() ? table.queryCopies(options, sql, params, true, pair)
-                : table.query(options, sql, params, true, pair);
+        return index.covering() ? table.reads().queryCopies(options, sql, params, true, pair)
+                : table.reads().query(options, sql, params, true, pair);
     }
 }

@@ -47,7 +47,7 @@ public final class DuckDBIdentityIndex<A extends Comparable<A>, O> extends SQLit
     private final KeyStatisticsQueries sorted = new KeyStatisticsQueries();
 
     public DuckDBIdentityIndex(CollectionTable<O, A> table) {
-        super(standIn(table.primaryKey()));
+        super(standIn(table.schema().primaryKey()));
         this.table = table;
     }
 
@@ -70,7 +70,7 @@ public final class DuckDBIdentityIndex<A extends Comparable<A>, O> extends SQLit
 
     @Override
     public Attribute<O, A> getAttribute() {
-        return table.primaryKey();
+        return table.schema().primaryKey();
     }
 
     @Override
@@ -87,17 +87,17 @@ public final class DuckDBIdentityIndex<A extends Comparable<A>, O> extends SQLit
             // the lookup by key, on every retrieve: what IndexPredicates.translate makes, without its dispatch
             // and with the condition's text made once
             Object v = ((Equal<?, ?>) query).getValue();
-            ValueType<A> type = table.keyType().valueType();
+            ValueType<A> type = table.schema().keyType().valueType();
             return type.javaType().isInstance(v)
                     ? new SqlPredicate(KEY_EQUALS, List.of(type.encode(type.javaType().cast(v)))) : null;
         }
-        return IndexPredicates.translate(query, table.keyType().valueType(), CollectionSchema.KEY);
+        return IndexPredicates.translate(query, table.schema().keyType().valueType(), CollectionSchema.KEY);
     }
 
     @Override
     public boolean supportsQuery(Query<O> query, QueryOptions queryOptions) {
         if (query.getClass() == Equal.class) {
-            return table.keyType().valueType().javaType().isInstance(((Equal<?, ?>) query).getValue());
+            return table.schema().keyType().valueType().javaType().isInstance(((Equal<?, ?>) query).getValue());
         }
         return translate(query) != null;
     }
@@ -153,8 +153,8 @@ public final class DuckDBIdentityIndex<A extends Comparable<A>, O> extends SQLit
     private final class KeyStatisticsQueries extends SortedStatistics<A, O> {
 
         private String range(A lower, boolean lowerInclusive, A upper, boolean upperInclusive, List<Object> params) {
-            return range(table.keyType().valueType(), CollectionSchema.KEY, lower, lowerInclusive, upper,
-                    upperInclusive, params, "primary key '" + table.primaryKey().getAttributeName() + "'");
+            return range(table.schema().keyType().valueType(), CollectionSchema.KEY, lower, lowerInclusive, upper,
+                    upperInclusive, params, "primary key '" + table.schema().primaryKey().getAttributeName() + "'");
         }
 
         /** Streams the keys in order; nothing is held in a list. */
@@ -162,10 +162,10 @@ public final class DuckDBIdentityIndex<A extends Comparable<A>, O> extends SQLit
         protected CloseableIterator<A> distinctKeys(A lower, boolean lowerInclusive, A upper, boolean upperInclusive,
                                                    boolean descending, QueryOptions options) {
             List<Object> params = new ArrayList<>();
-            String sql = "SELECT " + CollectionSchema.KEY + " FROM " + table.sqlName()
+            String sql = "SELECT " + CollectionSchema.KEY + " FROM " + table.schema().sqlName()
                     + range(lower, lowerInclusive, upper, upperInclusive, params)
                     + " ORDER BY " + CollectionSchema.KEY + (descending ? " DESC" : "");
-            return table.keys(options, sql, params);
+            return table.reads().keys(options, sql, params);
         }
 
         @Override
@@ -185,12 +185,12 @@ public final class DuckDBIdentityIndex<A extends Comparable<A>, O> extends SQLit
             List<Object> params = new ArrayList<>();
             String tail = range(lower, lowerInclusive, upper, upperInclusive, params).trim()
                     + " ORDER BY " + CollectionSchema.KEY + (descending ? " DESC" : "");
-            CloseableIterator<O> objects = table.objects(options, tail.trim(), params, true);
+            CloseableIterator<O> objects = table.reads().objects(options, tail.trim(), params, true);
             return new CloseableIterator<>() {
                 @Override public boolean hasNext() { return objects.hasNext(); }
                 @Override public KeyValue<A, O> next() {
                     O o = objects.next();
-                    return new KeyValueMaterialized<>(table.primaryKey().getValue(o, options), o);
+                    return new KeyValueMaterialized<>(table.schema().primaryKey().getValue(o, options), o);
                 }
                 @Override public void close() { objects.close(); }
             };
@@ -222,12 +222,12 @@ public final class DuckDBIdentityIndex<A extends Comparable<A>, O> extends SQLit
 
     @Override
     public Integer getCountForKey(A key, QueryOptions queryOptions) {
-        return table.get(key, queryOptions) == null ? 0 : 1;
+        return table.reads().get(key, queryOptions) == null ? 0 : 1;
     }
 
     @Override
     public Integer getCountOfDistinctKeys(QueryOptions queryOptions) {
-        return table.size(queryOptions);
+        return table.reads().size(queryOptions);
     }
 
     @Override

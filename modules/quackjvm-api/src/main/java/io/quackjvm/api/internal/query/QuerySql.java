@@ -268,11 +268,11 @@ public final class QuerySql {
             return rank;
         }
         Attribute<O, ?> attribute = ((SimpleQuery<O, ?>) query).getAttribute();
-        if (attribute.equals(table.primaryKey())) {
+        if (attribute.equals(table.schema().primaryKey())) {
             return 0.0;
         }
         int values = query instanceof In<O, ?> in ? Math.max(1, in.getValues().size()) : 1;
-        for (IndexTable<O, ?> index : table.indexTables()) {
+        for (IndexTable<O, ?> index : table.indexes().all()) {
             if (index.attribute().equals(attribute)) {
                 long distinct = index.distinctValues();
                 return distinct <= 0 ? 0.5 : Math.min(0.99, (double) values / distinct);
@@ -328,7 +328,7 @@ public final class QuerySql {
     }
 
     private static String all(CollectionTable<?, ?> table) {
-        return "SELECT " + CollectionSchema.KEY + " FROM " + table.sqlName();
+        return "SELECT " + CollectionSchema.KEY + " FROM " + table.schema().sqlName();
     }
 
     static void note(String[] why, String message) {

@@ -43,8 +43,8 @@ public final class RowConditions {
      */
     public static <O> SqlPredicate of(CollectionTable<O, ?> table, String relation, Query<O> query) {
         IndexTable<O, ?> index = null;
-        if (!relation.equals(table.sqlName())) {
-            for (IndexTable<O, ?> t : table.indexTables()) {
+        if (!relation.equals(table.schema().sqlName())) {
+            for (IndexTable<O, ?> t : table.indexes().all()) {
                 if (t.sqlName().equals(relation)) {
                     index = t;
                 }
@@ -114,8 +114,8 @@ public final class RowConditions {
 
     private static <O> SqlPredicate objectLeaf(CollectionTable<O, ?> table, SimpleQuery<O, ?> query) {
         Attribute<O, ?> attribute = query.getAttribute();
-        if (attribute.equals(table.primaryKey())) {
-            return IndexPredicates.translate(query, table.keyType().valueType(), CollectionSchema.KEY);
+        if (attribute.equals(table.schema().primaryKey())) {
+            return IndexPredicates.translate(query, table.schema().keyType().valueType(), CollectionSchema.KEY);
         }
         Visible column = Visible.column(table, attribute);
         return column == null ? null : column.condition(query);

@@ -58,16 +58,16 @@ public record Visible(String from, String value, Kind kind, ValueType<?> valueTy
         if (attribute == null) {
             return null;
         }
-        for (IndexTable<O, ?> index : table.indexTables()) {
+        for (IndexTable<O, ?> index : table.indexes().all()) {
             if (index.attribute().equals(attribute)) {
                 return new Visible(index.sqlName(), IndexColumn.VALUE, Kind.STORED, index.valueType(),
                         index.valueType().javaType(), null, index.singleValued(),
                         "the DuckDBIndex on '" + attribute.getAttributeName() + "'");
             }
         }
-        if (attribute.equals(table.primaryKey())) {
-            ValueType<?> keyType = table.keyType().valueType();
-            return new Visible(table.sqlName(), CollectionSchema.KEY, Kind.STORED, keyType, keyType.javaType(), null,
+        if (attribute.equals(table.schema().primaryKey())) {
+            ValueType<?> keyType = table.schema().keyType().valueType();
+            return new Visible(table.schema().sqlName(), CollectionSchema.KEY, Kind.STORED, keyType, keyType.javaType(), null,
                     true, "the primary key '" + attribute.getAttributeName() + "'");
         }
         return column(table, attribute);
@@ -81,7 +81,7 @@ public record Visible(String from, String value, Kind kind, ValueType<?> valueTy
         if (attribute == null) {
             return null;
         }
-        AttributeColumn declared = table.attributeColumn(attribute.getAttributeName());
+        AttributeColumn declared = table.columns().attributeColumn(attribute.getAttributeName());
         if (declared == null || declared.javaType() != attribute.getAttributeType()) {
             return null;
         }
@@ -89,13 +89,13 @@ public record Visible(String from, String value, Kind kind, ValueType<?> valueTy
         boolean single = !(attribute instanceof MultiValueAttribute) && !(attribute instanceof MultiValueNullableAttribute);
         String describe = "the column '" + declared.column().name() + "'";
         return switch (declared.comparison()) {
-            case ENCODED -> new Visible(table.sqlName(), quoted, Kind.STORED, ValueType.of(declared.javaType()),
+            case ENCODED -> new Visible(table.schema().sqlName(), quoted, Kind.STORED, ValueType.of(declared.javaType()),
                     declared.javaType(), null, single, describe);
-            case NATIVE -> new Visible(table.sqlName(), quoted, Kind.NATIVE, null, declared.javaType(), null, single,
+            case NATIVE -> new Visible(table.schema().sqlName(), quoted, Kind.NATIVE, null, declared.javaType(), null, single,
                     describe);
-            case SIGNED_ZERO -> new Visible(table.sqlName(), quoted, Kind.SIGNED_ZERO, null, declared.javaType(),
-                    qualifier -> table.sqlValue(declared.column(), qualifier), single, describe);
-            case UTF8_ORDER -> new Visible(table.sqlName(), quoted, Kind.UTF8, null, String.class, null, single,
+            case SIGNED_ZERO -> new Visible(table.schema().sqlName(), quoted, Kind.SIGNED_ZERO, null, declared.javaType(),
+                    qualifier -> table.columns().sqlValue(declared.column(), qualifier), single, describe);
+            case UTF8_ORDER -> new Visible(table.schema().sqlName(), quoted, Kind.UTF8, null, String.class, null, single,
                     describe);
         };
     }

@@ -45,16 +45,16 @@ public final class IndexResultSet<O, A> extends SqlResultSet<O> {
             // point reader, whose per-row cost for a few hundred rows is below the bulk reader's set-up (an Arrow
             // export costs about 0.7 ms). An answer past SMALL_RESULT rows is read again, streamed through the bulk
             // reader; each statement sees one consistent snapshot and nothing of the first is returned then.
-            List<O> first = table.queryAllCopies(options, sql + " LIMIT " + (SMALL_RESULT + 1), predicate.params(),
+            List<O> first = table.reads().queryAllCopies(options, sql + " LIMIT " + (SMALL_RESULT + 1), predicate.params(),
                     (o, row) -> o);
             if (first.size() <= SMALL_RESULT) {
-                return table.cursorOver(first);
+                return table.statements().cursorOver(first);
             }
-            return table.queryCopies(options, sql, predicate.params(), true, (o, row) -> o);
+            return table.reads().queryCopies(options, sql, predicate.params(), true, (o, row) -> o);
         }
-        String sql = "SELECT " + table.sqlColumns() + " FROM " + table.sqlName() + " WHERE " + CollectionSchema.KEY
+        String sql = "SELECT " + table.columns().sqlList() + " FROM " + table.schema().sqlName() + " WHERE " + CollectionSchema.KEY
                 + " IN (SELECT " + CollectionSchema.KEY + " FROM " + index.sqlName() + where() + ")";
-        return table.query(options, sql, predicate.params(), true, (o, row) -> o);
+        return table.reads().query(options, sql, predicate.params(), true, (o, row) -> o);
     }
 
     @Override
@@ -72,14 +72,14 @@ public final class IndexResultSet<O, A> extends SqlResultSet<O> {
         if (!(query instanceof ComparativeQuery)) {
             return super.contains(object);
         }
-        if (!table.contains(object, options)) {
+        if (!table.reads().contains(object, options)) {
             return false;
         }
         List<Object> params = new ArrayList<>(predicate.params());
-        params.add(table.keyType().encodeObject(table.primaryKey().getValue(object, options)));
+        params.add(table.schema().keyType().encodeObject(table.schema().primaryKey().getValue(object, options)));
         String sql = "SELECT count(*) FROM (SELECT 1 FROM " + index.sqlName() + where()
                 + (where().isEmpty() ? " WHERE " : " AND ") + CollectionSchema.KEY + " = ? LIMIT 1)";
-        return table.queryLong(options, sql, params) > 0;
+        return table.statements().queryLong(options, sql, params) > 0;
     }
 
     @Override

@@ -37,7 +37,7 @@ public final class KeyQueryResultSet<O, A> extends SqlResultSet<O> {
 
     /** Whether the object cache answers this query: a key equality outside a request that has written. */
     private boolean cachedEquality() {
-        return query instanceof Equal && keyed.cacheEnabled();
+        return query instanceof Equal && keyed.cache().enabled();
     }
 
     @SuppressWarnings("unchecked")
@@ -49,29 +49,29 @@ public final class KeyQueryResultSet<O, A> extends SqlResultSet<O> {
     CloseableIterator<O> openCursor() {
         if (cachedEquality()) {
             keyed.database().checkOpen();
-            if (!keyed.writing(options)) {
+            if (!keyed.statements().writing(options)) {
                 // A hit opens nothing; a miss runs the very statement and cursor an uncached lookup runs, and
                 // keeps what it reads (the stamp is taken before the statement starts).
-                ObjectCache<A, O> cache = keyed.objectCache();
+                ObjectCache<A, O> cache = keyed.cache();
                 A key = equalKey();
                 O hit = cache.get(key);
                 if (hit != null) {
                     return new OneObject<>(hit);
                 }
                 Map<A, Long> stamps = Map.of(key, cache.stamp(key));
-                return filling(keyed.lookups(options, where().trim(), predicate.params(), key), stamps, cache);
+                return filling(keyed.reads().lookups(options, where().trim(), predicate.params(), key), stamps, cache);
             }
         }
-        if (query instanceof In && keyed.cacheEnabled()) {
+        if (query instanceof In && keyed.cache().enabled()) {
             CloseableIterator<O> fromCache = inFromCache();
             if (fromCache != null) {
                 return fromCache;
             }
         }
         // A point lookup is small by construction: never worth an Arrow export.
-        return isPointLookup() ? keyed.lookups(options, where().trim(), predicate.params(),
+        return isPointLookup() ? keyed.reads().lookups(options, where().trim(), predicate.params(),
                 query instanceof Equal ? equalKey() : null)
-                : keyed.objects(options, where().trim(), predicate.params(), true);
+                : keyed.reads().objects(options, where().trim(), predicate.params(), true);
     }
 
     /** The cursor of a cache hit: the one cached object, nothing to close. */
@@ -102,9 +102,9 @@ public final class KeyQueryResultSet<O, A> extends SqlResultSet<O> {
      */
     @SuppressWarnings("unchecked")
     private CloseableIterator<O> inFromCache() {
-        ObjectCache<A, O> cache = keyed.objectCache();
+        ObjectCache<A, O> cache = keyed.cache();
         keyed.database().checkOpen();
-        if (keyed.writing(options)) {
+        if (keyed.statements().writing(options)) {
             return null;
         }
         List<O> found = new ArrayList<>();
@@ -124,7 +124,7 @@ public final class KeyQueryResultSet<O, A> extends SqlResultSet<O> {
         if (stamps == null) {
             return new CollectionStatements.ListCursor<>(found);
         }
-        return filling(keyed.lookups(options, where().trim(), predicate.params(), null), stamps, cache);
+        return filling(keyed.reads().lookups(options, where().trim(), predicate.params(), null), stamps, cache);
     }
 
     /** Hands out {@code cursor}'s objects, putting those whose stamp was taken before the statement. */
@@ -133,7 +133,7 @@ public final class KeyQueryResultSet<O, A> extends SqlResultSet<O> {
             @Override public boolean hasNext() { return cursor.hasNext(); }
             @Override public O next() {
                 O o = cursor.next();
-                A key = keyed.primaryKey().getValue(o, options);
+                A key = keyed.schema().primaryKey().getValue(o, options);
                 Long stamp = stamps.get(key);
                 if (stamp != null) {
                     cache.put(key, o, stamp);
@@ -147,14 +147,14 @@ public final class KeyQueryResultSet<O, A> extends SqlResultSet<O> {
     @Override
     long count() {
         if (cachedEquality()) {
-            return keyed.get(equalKey(), options) == null ? 0 : 1;
+            return keyed.reads().get(equalKey(), options) == null ? 0 : 1;
         }
         return super.count();
     }
 
     @Override
     String countSql() {
-        return "SELECT count(*) FROM " + table.sqlName() + where();
+        return "SELECT count(*) FROM " + table.schema().sqlName() + where();
     }
 
     @Override

@@ -65,7 +65,7 @@ abstract class SqlResultSet<O> extends ResultSet<O> {
 
     @Override
     public boolean contains(O object) {
-        return query.matches(object, options) && table.contains(object, options);
+        return query.matches(object, options) && table.reads().contains(object, options);
     }
 
     @Override
@@ -90,7 +90,7 @@ abstract class SqlResultSet<O> extends ResultSet<O> {
 
     /** The number of matching objects; {@link #countSql()} unless a subclass knows better. */
     long count() {
-        return table.queryLong(options, countSql(), predicate.params());
+        return table.statements().queryLong(options, countSql(), predicate.params());
     }
 
     @Override

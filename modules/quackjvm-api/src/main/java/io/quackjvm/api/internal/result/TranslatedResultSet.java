@@ -61,9 +61,9 @@ public final class TranslatedResultSet<O> extends SqlResultSet<O> {
 
     @Override
     CloseableIterator<O> openCursor() {
-        List<O> few = byKeys ? table.fewObjects(options, translation.keysSql(), translation.params(), FEW_KEYS) : null;
+        List<O> few = byKeys ? table.reads().fewObjects(options, translation.keysSql(), translation.params(), FEW_KEYS) : null;
         CloseableIterator<O> cursor = few != null ? new CollectionStatements.ListCursor<>(few)
-                : table.query(options, sql, translation.params(), true, (o, row) -> o);
+                : table.reads().query(options, sql, translation.params(), true, (o, row) -> o);
         Query<O> residual = translation.residual();
         CloseableIterator<O> matching = residual == null ? cursor : new Filtered<>(cursor, residual, options);
         if (javaOrder == null) {
@@ -94,7 +94,7 @@ public final class TranslatedResultSet<O> extends SqlResultSet<O> {
             return super.count();
         }
         long n = 0;
-        try (CloseableIterator<O> cursor = new Filtered<>(table.query(options, sql, translation.params(), true,
+        try (CloseableIterator<O> cursor = new Filtered<>(table.reads().query(options, sql, translation.params(), true,
                 (o, row) -> o), translation.residual(), options)) {
             while (cursor.hasNext()) {
                 cursor.next();
