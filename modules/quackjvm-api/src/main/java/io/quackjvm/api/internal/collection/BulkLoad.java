@@ -16,7 +16,7 @@ import java.util.concurrent.Future;
 /**
  * One bulk load into a collection (the engine of {@code DuckDBBulkWriter}): objects are keyed into a chunk of
  * {@code stagingChunkRows}, and each full chunk goes into the load's one DuckDB transaction through
- * {@link CollectionWrites#appendEncoded} (objects, then index rows, through the transaction's
+ * {@link CollectionAppends#appendEncoded} (objects, then index rows, through the transaction's
  * {@link LoadAppenders}: one Appender per table, kept from the first chunk to the commit, and the replace check
  * only for a chunk whose keys may be stored), so the Java heap holds two chunks at most. Each chunk is serialised on the loading thread ({@link EncodedChunk})
  * and appended on the load's own appender thread, so that serialising the next chunk overlaps with DuckDB's work
@@ -125,7 +125,7 @@ public final class BulkLoad<O, A> implements AutoCloseable {
         marks.touch(batch.keySet());
         EncodedChunk<A, O> encoded;
         try {
-            encoded = writes.encode(batch);
+            encoded = writes.appends().encode(batch);
         } catch (SQLException e) {
             throw Failures.wrap("Bulk loading collection '" + schema.name + "'", null, e);
         }
@@ -141,7 +141,7 @@ public final class BulkLoad<O, A> implements AutoCloseable {
         LoadAppenders open = appenders;
         pending = appender.submit(() -> {
             try {
-                writes.appendEncoded(c, encoded, promisedNew, open);
+                writes.appends().appendEncoded(c, encoded, promisedNew, open);
             } catch (SQLException e) {
                 throw Failures.wrap("Bulk loading collection '" + schema.name + "'", null, e);
             }
@@ -194,7 +194,7 @@ public final class BulkLoad<O, A> implements AutoCloseable {
             a.finish(scope.writeConnection());
         } catch (SQLException e) {
             if (promisedNew && Failures.isDuplicateKey(e)) {
-                throw writes.promiseBroken(java.util.Map.of(), e);
+                throw writes.appends().promiseBroken(java.util.Map.of(), e);
             }
             throw Failures.wrap("Bulk loading collection '" + schema.name + "'", null, e);
         }

@@ -4,24 +4,13 @@ import io.quackjvm.api.internal.database.Database;
 import io.quackjvm.api.internal.database.Failures;
 import io.quackjvm.api.internal.index.IndexTable;
 
-import com.googlecode.cqengine.attribute.Attribute;
 import com.googlecode.cqengine.attribute.SimpleAttribute;
-import com.googlecode.cqengine.index.support.CloseableIterator;
-import com.googlecode.cqengine.query.option.QueryOptions;
 import io.quackjvm.api.PersistenceClosedException;
-import io.quackjvm.api.spi.AttributeColumn;
-import io.quackjvm.api.spi.Column;
-import io.quackjvm.api.spi.IndexStrategyProvider;
 import io.quackjvm.api.spi.ObjectTable;
 import io.quackjvm.api.spi.PooledConnection;
-import io.quackjvm.api.spi.ValueType;
 
 import java.sql.SQLException;
-import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
 
 /**
  * One collection stored in DuckDB: the root that builds the rooms owning each concern of the collection and hands
