@@ -100,20 +100,23 @@ public final class JoinSql<L, R> {
      */
     private String objectsSql() {
         String k = CollectionSchema.KEY;
+        String leftTable = left.schema().sqlName();
+        String rightTable = right.schema().sqlName();
         if (distinct()) {
-            return "SELECT " + left.columns().qualified("l") + ", " + right.columns().qualified("r") + " FROM (" + pairs + ") p JOIN "
-                    + left.schema().sqlName() + " l ON l." + k + " = p.lk JOIN " + right.schema().sqlName() + " r ON r." + k + " = p.rk";
+            return "SELECT " + left.columns().qualified("l") + ", " + right.columns().qualified("r")
+                    + " FROM (" + pairs + ") p JOIN " + leftTable + " l ON l." + k + " = p.lk JOIN " + rightTable
+                    + " r ON r." + k + " = p.rk";
         }
-        boolean leftInline = lv.from().equals(left.schema().sqlName());
-        boolean rightInline = rv.from().equals(right.schema().sqlName());
-        String from = leftInline ? left.schema().sqlName() + " lv" : left.schema().sqlName() + " l JOIN " + lv.from() + " lv ON lv." + k
-                + " = l." + k;
+        boolean leftInline = lv.from().equals(leftTable);
+        boolean rightInline = rv.from().equals(rightTable);
+        String from = leftInline ? leftTable + " lv"
+                : leftTable + " l JOIN " + lv.from() + " lv ON lv." + k + " = l." + k;
         from += " JOIN " + rv.from() + " rv ON " + valuesMeet;
         if (!rightInline) {
-            from += " JOIN " + right.schema().sqlName() + " r ON r." + k + " = rv." + k;
+            from += " JOIN " + rightTable + " r ON r." + k + " = rv." + k;
         }
-        return "SELECT " + left.columns().qualified(leftInline ? "lv" : "l") + ", " + right.columns().qualified(rightInline ? "rv" : "r")
-                + " FROM " + from + where;
+        return "SELECT " + left.columns().qualified(leftInline ? "lv" : "l") + ", "
+                + right.columns().qualified(rightInline ? "rv" : "r") + " FROM " + from + where;
     }
 
     private static <O> Visible visible(CollectionTable<O, ?> table, Attribute<O, ?> attribute, String side) {

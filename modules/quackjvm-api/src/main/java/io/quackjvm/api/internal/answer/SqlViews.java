@@ -146,8 +146,8 @@ public final class SqlViews {
         }
         String keyName = t.schema().primaryKey().getAttributeName();
         if (!names.contains(keyName.toLowerCase(Locale.ROOT))) {
-            select.add(SqlDecode.expression(t.schema().keyType().valueType(), "o." + CollectionSchema.KEY, schema) + " AS "
-                    + CollectionSchema.quote(keyName));
+            select.add(SqlDecode.expression(t.schema().keyType().valueType(), "o." + CollectionSchema.KEY, schema)
+                    + " AS " + CollectionSchema.quote(keyName));
             names.add(keyName.toLowerCase(Locale.ROOT));
         }
         for (Column col : typed) {

@@ -133,8 +133,8 @@ public final class CollectionIndexes<O, A> {
      * Describes an attribute index on this collection (nothing is created until {@link #attach}); a covering one
      * copies the layout's {@link io.quackjvm.api.spi.ObjectTable#copyColumns} as they are now.
      */
-    public <V> IndexTable<O, V> describe(Attribute<O, V> attribute, ValueType<V> valueType, IndexStrategyProvider strategy,
-                                         boolean covering) {
+    public <V> IndexTable<O, V> describe(Attribute<O, V> attribute, ValueType<V> valueType,
+                                         IndexStrategyProvider strategy, boolean covering) {
         return new IndexTable<>(schema.name, schema.keyType.sqlType, attribute, valueType, strategy,
                 covering ? schema.layout.copyColumns() : List.of());
     }
@@ -247,7 +247,7 @@ public final class CollectionIndexes<O, A> {
      */
     private void fill(PooledConnection c, IndexTable<O, ?> index) throws SQLException {
         String key = CollectionSchema.KEY;
-        String select = "SELECT " + schema.columns.sql().columns() + " FROM " + schema.table;
+        String select = "SELECT " + schema.columns.sqlList() + " FROM " + schema.table;
         String first = select + " ORDER BY " + key + " LIMIT " + stagingChunkRows;
         String next = select + " WHERE " + key + " > ? ORDER BY " + key + " LIMIT " + stagingChunkRows;
         A last = null;

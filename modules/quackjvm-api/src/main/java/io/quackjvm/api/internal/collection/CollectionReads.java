@@ -105,14 +105,14 @@ public final class CollectionReads<O, A> {
 
     /** A cursor over the objects of {@code SELECT columns FROM table <tail>}. */
     public CloseableIterator<O> objects(QueryOptions options, String tail, List<?> params, boolean large) {
-        return statements.cursor(options, "SELECT " + schema.columns.sql().columns() + " FROM " + schema.table
+        return statements.cursor(options, "SELECT " + schema.columns.sqlList() + " FROM " + schema.table
                 + (tail.isEmpty() ? "" : " " + tail), params, large, schema.layout);
     }
 
     /** Every object, streamed, through the cursor CQEngine's {@code Iterator.remove()} removes through. */
     CloseableIterator<O> iterator(QueryOptions options) {
-        return statements.cursor(options, "SELECT " + schema.columns.sql().columns() + " FROM " + schema.table, List.of(),
-                true, schema.layout, true);
+        return statements.cursor(options, "SELECT " + schema.columns.sqlList() + " FROM " + schema.table,
+                List.of(), true, schema.layout, true);
     }
 
     /**

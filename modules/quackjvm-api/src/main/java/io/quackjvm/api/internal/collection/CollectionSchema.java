@@ -80,10 +80,6 @@ public final class CollectionSchema<O, A> {
         return layoutName;
     }
 
-    /** The table's columns as SQL sees them, and the layout's declarations of them. */
-    public CollectionColumns<O> columns() {
-        return columns;
-    }
 
     public static String quote(String identifier) {
         return '"' + identifier.replace("\"", "\"\"") + '"';

@@ -56,7 +56,7 @@ public final class CollectionTable<O, A> {
         return schema;
     }
 
-    /** The object table's columns as SQL sees them: {@code schema().columns()}. */
+    /** The object table's columns as SQL sees them, and the layout's declarations of them. */
     public CollectionColumns<O> columns() {
         return schema.columns;
     }

@@ -33,7 +33,6 @@ public final class CollectionWrites<O, A> {
     private final CollectionIndexes<O, A> indexes;
     private final KeyBatches<O, A> batches;
     private final int appenderThreshold;
-    private final int stagingChunkRows;
     private final ProgressReporter progress;
     private final CollectionAppends<O, A> appends;
 
@@ -45,7 +44,6 @@ public final class CollectionWrites<O, A> {
         this.indexes = indexes;
         this.batches = new KeyBatches<>(schema, appenderThreshold);
         this.appenderThreshold = appenderThreshold;
-        this.stagingChunkRows = stagingChunkRows;
         this.appends = new CollectionAppends<>(schema, indexes, batches, stagingChunkRows, this);
     }
 

@@ -66,7 +66,8 @@ final class KeyBatches<O, A> {
         String key = CollectionSchema.KEY;
         if (small(keys.size())) {
             List<A> list = new ArrayList<>(keys);
-            PreparedStatement ps = c.prepare("SELECT " + schema.columns.sql().lookupColumns() + ", " + key + " FROM " + schema.table
+            PreparedStatement ps = c.prepare("SELECT " + schema.columns.sql().lookupColumns() + ", " + key
+                    + " FROM " + schema.table
                     + " WHERE " + key + " IN " + parameters(list.size()));
             try {
                 bind(ps, list);
@@ -106,8 +107,8 @@ final class KeyBatches<O, A> {
             in.add(literal);
         }
         String key = CollectionSchema.KEY;
-        String sql = SqlLiterals.MARK + "SELECT " + schema.columns.sql().lookupColumns() + ", " + key + " FROM " + schema.table
-                + " WHERE " + key + " IN (" + in + ")";
+        String sql = SqlLiterals.MARK + "SELECT " + schema.columns.sql().lookupColumns() + ", " + key
+                + " FROM " + schema.table + " WHERE " + key + " IN (" + in + ")";
         List<A> foundKeys = new ArrayList<>();
         List<O> foundObjects = new ArrayList<>();
         PreparedStatement ps = c.prepare(sql);
