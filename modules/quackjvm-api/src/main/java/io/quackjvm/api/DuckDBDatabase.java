@@ -144,7 +144,7 @@ public final class DuckDBDatabase implements AutoCloseable {
             p.table().indexes().optimize();
         }
         database.checkpoint(false);
-        database.releaseMemory();
+        database.pages().release();
     }
 
     /**
@@ -157,7 +157,7 @@ public final class DuckDBDatabase implements AutoCloseable {
         for (DuckDBPersistence<?, ?> p : open("compact()")) {
             Compactor.compact(p.table());
         }
-        database.releaseMemory();
+        database.pages().release();
     }
 
     /**
@@ -380,91 +380,76 @@ public final class DuckDBDatabase implements AutoCloseable {
     }
 
     /**
-     * Builds a {@link DuckDBDatabase}. Every method validates its argument at once and throws
-     * {@link IllegalArgumentException} naming the bad value; setting the same option twice throws
-     * {@link IllegalStateException}. Not thread-safe.
+     * Builds a {@link DuckDBDatabase} from the settings of {@link DatabaseConfig}. Not thread-safe.
      */
-    public static final class Builder {
+    public static final class Builder implements DatabaseConfig<Builder> {
 
         private final DatabaseOptions options = new DatabaseOptions();
 
         private Builder() {
         }
 
-        /** Keeps the database in memory (the default). */
+        @Override
         public Builder inMemory() {
             options.inMemory();
             return this;
         }
 
-        /** Keeps the database in {@code file}, created if absent and reopened if present. */
+        @Override
         public Builder file(Path file) {
             options.file(file);
             return this;
         }
 
-        /** Keeps the database in {@code file}, created if absent and reopened if present. */
-        public Builder file(File file) {
-            return file(Objects.requireNonNull(file, "file").toPath());
-        }
-
-        /**
-         * Caps DuckDB's buffer pool for the whole database, for example {@code "256MB"}. DuckDB's default is 80% of
-         * system memory.
-         *
-         * @throws IllegalArgumentException naming the value and the accepted forms when it is not a memory size
-         */
+        @Override
         public Builder memoryLimit(String limit) {
             options.memoryLimit(limit);
             return this;
         }
 
-        /** Passes any DuckDB setting, for example {@code property("threads", "2")}. */
+        @Override
         public Builder property(String key, String value) {
             options.property(key, value);
             return this;
         }
 
-        /** Passes several DuckDB settings at once. */
+        @Override
         public Builder properties(Map<String, String> settings) {
             options.properties(settings);
             return this;
         }
 
-        /**
-         * Whether writers to one collection wait for each other (default {@code true}); writers of different
-         * collections never do. See {@link DuckDBPersistence.Builder#serializeWrites(boolean)}.
-         */
+        @Override
         public Builder serializeWrites(boolean serialize) {
             options.serializeWrites(serialize);
             return this;
         }
 
-        /** How many idle connections to keep for reuse between requests (default 32; 0 keeps none). */
+        @Override
         public Builder maxPooledConnections(int max) {
             options.maxPooledConnections(max);
             return this;
         }
 
-        /** See {@link DuckDBPersistence.Builder#trackUnclosedResults(boolean)}. */
+        @Override
         public Builder trackUnclosedResults(boolean track) {
             options.trackUnclosedResults(track);
             return this;
         }
 
-        /** Uses these result readers instead of the discovered ones. */
+        @Override
         public Builder resultReaders(ResultReaderProvider... providers) {
             options.resultReaders(providers);
             return this;
         }
 
-        /** Uses this connection pool instead of the discovered {@code "duplicating"} one. */
+        @Override
         public Builder connectionPool(ConnectionPoolProvider provider) {
             options.connectionPool(provider);
             return this;
         }
 
-        /** Uses this write policy instead of the discovered {@code "per-collection"} one. */
+        @Override
         public Builder writePolicy(WritePolicyProvider provider) {
             options.writePolicy(provider);
             return this;
@@ -483,12 +468,14 @@ public final class DuckDBDatabase implements AutoCloseable {
     }
 
     /**
-     * Builds one collection of a {@link DuckDBDatabase}: the per-collection settings only. Not thread-safe.
+     * Builds one collection of a {@link DuckDBDatabase} from the settings of {@link CollectionConfig} (the
+     * database's settings are the database's). Not thread-safe.
      *
      * @param <O> the type of the stored objects
      * @param <A> the type of the primary key
      */
-    public static final class CollectionBuilder<O, A extends Comparable<A>> {
+    public static final class CollectionBuilder<O, A extends Comparable<A>>
+            implements CollectionConfig<O, CollectionBuilder<O, A>> {
 
         private final DuckDBPersistence.Builder<O, A> builder;
 
@@ -496,73 +483,61 @@ public final class DuckDBDatabase implements AutoCloseable {
             this.builder = builder;
         }
 
-        /**
-         * The collection's name, unique in the database, and the name SQL sees it by (default: the object class's
-         * simple name in snake case). Must start with a letter and hold only letters, digits and underscores.
-         */
+        @Override
         public CollectionBuilder<O, A> name(String name) {
             builder.name(name);
             return this;
         }
 
-        /**
-         * Lets the {@code "blob"} layout read objects of these classes from stored rows; see
-         * {@link DuckDBPersistence.Builder#allowClasses(Class[])}.
-         */
+        @Override
         public CollectionBuilder<O, A> allowClasses(Class<?>... classes) {
             builder.allowClasses(classes);
             return this;
         }
 
-        /**
-         * Lets the {@code "blob"} layout read objects of every class in these packages from stored rows; see
-         * {@link DuckDBPersistence.Builder#allowPackages(String[])}.
-         */
+        @Override
         public CollectionBuilder<O, A> allowPackages(String... packages) {
             builder.allowPackages(packages);
             return this;
         }
 
-        /** Uses this object layout instead of the discovered {@code "blob"} layout. */
+        @Override
         public CollectionBuilder<O, A> layout(ObjectLayoutProvider provider) {
             builder.layout(provider);
             return this;
         }
 
-        /** Uses the discovered object layout provider with this name. */
+        @Override
         public CollectionBuilder<O, A> layout(String providerName) {
             builder.layout(providerName);
             return this;
         }
 
-        /** Stores each object as typed columns; see {@link DuckDBPersistence.Builder#columnarLayout}. */
+        @Override
         public CollectionBuilder<O, A> columnarLayout(ColumnarLayout<? super O> columnarLayout) {
             builder.columnarLayout(columnarLayout);
             return this;
         }
 
-        /** Batches larger than this go through DuckDB's Appender instead of prepared statements (default 16). */
+        @Override
         public CollectionBuilder<O, A> appenderThreshold(int rows) {
             builder.appenderThreshold(rows);
             return this;
         }
 
-        /** Rows appended between flushes during a bulk load (default 131072). */
+        @Override
         public CollectionBuilder<O, A> stagingChunkRows(int rows) {
             builder.stagingChunkRows(rows);
             return this;
         }
 
-        /**
-         * Keeps up to this many materialised objects of the collection on the heap, by primary key (default 0: no
-         * cache); see {@link DuckDBPersistence.Builder#objectCacheSize(int)}.
-         */
+        @Override
         public CollectionBuilder<O, A> objectCacheSize(int objects) {
             builder.objectCacheSize(objects);
             return this;
         }
 
-        /** Receives the progress of this collection's long operations; see {@link DuckDBPersistence.Builder#progressListener}. */
+        @Override
         public CollectionBuilder<O, A> progressListener(ProgressListener listener) {
             builder.progressListener(listener);
             return this;

@@ -78,7 +78,7 @@ public final class DuckDBPersistence<O, A extends Comparable<A>> implements SQLi
         this.table = table;
         this.deleteOnClose = deleteOnClose;
         this.owner = owner;
-        database.register(this, table);
+        database.collections().register(this, table);
     }
 
     /** The collection's engine; for the database API. */
@@ -217,7 +217,7 @@ public final class DuckDBPersistence<O, A extends Comparable<A>> implements SQLi
         table.checkOpen();
         database.checkWritable("compact()");
         Compactor.compact(table);
-        database.releaseMemory();
+        database.pages().release();
     }
 
     /**
@@ -241,7 +241,7 @@ public final class DuckDBPersistence<O, A extends Comparable<A>> implements SQLi
         database.checkWritable("optimize()");
         table.indexes().optimize();
         database.checkpoint(false);
-        database.releaseMemory();
+        database.pages().release();
     }
 
     /**
@@ -338,11 +338,11 @@ public final class DuckDBPersistence<O, A extends Comparable<A>> implements SQLi
     }
 
     /**
-     * Builds a {@link DuckDBPersistence}. Every method validates its argument at once and throws
-     * {@link IllegalArgumentException} naming the bad value; setting the same option twice throws
-     * {@link IllegalStateException}. Not thread-safe.
+     * Builds a {@link DuckDBPersistence} with a database of its own: the settings of {@link DatabaseConfig} for
+     * the database and of {@link CollectionConfig} for the collection. Not thread-safe.
      */
-    public static final class Builder<O, A extends Comparable<A>> {
+    public static final class Builder<O, A extends Comparable<A>>
+            implements DatabaseConfig<Builder<O, A>>, CollectionConfig<O, Builder<O, A>> {
 
         private final SimpleAttribute<O, A> primaryKey;
         private final DatabaseOptions options = new DatabaseOptions();
@@ -375,62 +375,49 @@ public final class DuckDBPersistence<O, A extends Comparable<A>> implements SQLi
             DatabaseOptions.once(alreadySet, option);
         }
 
-        /** Keeps the database in memory (the default). */
+        @Override
         public Builder<O, A> inMemory() {
             options.inMemory();
             return this;
         }
 
-        /** Keeps the database in {@code file}, created if absent and reopened if present. */
+        @Override
         public Builder<O, A> file(Path file) {
             options.file(file);
             return this;
         }
 
-        /** Keeps the database in {@code file}, created if absent and reopened if present. */
-        public Builder<O, A> file(File file) {
-            return file(Objects.requireNonNull(file, "file").toPath());
-        }
-
-        /**
-         * Caps DuckDB's buffer pool, for example {@code "256MB"}. DuckDB's default is 80% of system memory.
-         *
-         * @throws IllegalArgumentException naming the value and the accepted forms when it is not a memory size
-         */
+        @Override
         public Builder<O, A> memoryLimit(String limit) {
             options.memoryLimit(limit);
             return this;
         }
 
-        /** Passes any DuckDB setting, for example {@code property("threads", "2")}. */
+        @Override
         public Builder<O, A> property(String key, String value) {
             options.property(key, value);
             return this;
         }
 
-        /** Passes several DuckDB settings at once. */
+        @Override
         public Builder<O, A> properties(Map<String, String> settings) {
             options.properties(settings);
             return this;
         }
 
-        /** How many idle connections to keep for reuse between requests (default 32; 0 keeps none). */
+        @Override
         public Builder<O, A> maxPooledConnections(int max) {
             options.maxPooledConnections(max);
             return this;
         }
 
-        /**
-         * Whether writers to this collection wait for each other (default {@code true}). Turn off only when
-         * concurrent writes never touch the same primary key; a conflicting write then fails with
-         * {@link WriteConflictException} and is rolled back whole.
-         */
+        @Override
         public Builder<O, A> serializeWrites(boolean serialize) {
             options.serializeWrites(serialize);
             return this;
         }
 
-        /** Batches larger than this go through DuckDB's Appender instead of prepared statements (default 16). */
+        @Override
         public Builder<O, A> appenderThreshold(int rows) {
             once(appenderThreshold != null, "appenderThreshold");
             if (rows < 1) {
@@ -440,7 +427,7 @@ public final class DuckDBPersistence<O, A extends Comparable<A>> implements SQLi
             return this;
         }
 
-        /** Rows appended between flushes during a bulk load (default 131072). */
+        @Override
         public Builder<O, A> stagingChunkRows(int rows) {
             once(stagingChunkRows != null, "stagingChunkRows");
             if (rows < 1) {
@@ -450,22 +437,7 @@ public final class DuckDBPersistence<O, A extends Comparable<A>> implements SQLi
             return this;
         }
 
-        /**
-         * Keeps up to {@code objects} materialised objects on the heap, by primary key (default 0: no cache).
-         * A lookup by key ({@code retrieve(equal(key, k))}, an {@code in} on the key whose keys are all cached,
-         * {@code contains}) that finds its object there runs no SQL and borrows no connection; a miss reads
-         * DuckDB as without the cache and keeps what it read. Scans, ranges and attribute-index queries do not
-         * use it. The least recently and frequently used objects are evicted beyond the bound.
-         *
-         * <p>Never stale: every write to the collection (add, remove, update, clear, {@code Iterator.remove}, a
-         * rolled-back transaction) drops the keys it changes before it commits, and a lookup that read a row
-         * while a write to it was in progress does not keep it. A hit hands out the cached instance itself, as an
-         * on-heap collection does: treat stored objects as immutable (mutating one changes what later lookups
-         * see, not what is stored). Costs heap for the objects plus about 100 bytes per entry; see
-         * {@link DuckDBPersistence#cacheStats()} and docs/tuning.md.
-         *
-         * @throws IllegalArgumentException when {@code objects} is negative
-         */
+        @Override
         public Builder<O, A> objectCacheSize(int objects) {
             once(objectCacheSize != null, "objectCacheSize");
             if (objects < 0) {
@@ -475,10 +447,7 @@ public final class DuckDBPersistence<O, A extends Comparable<A>> implements SQLi
             return this;
         }
 
-        /**
-         * The object table's name (default: the object class's simple name in snake case). Must be a plain SQL
-         * identifier.
-         */
+        @Override
         public Builder<O, A> name(String tableName) {
             once(name != null, "name");
             if (tableName == null || !tableName.matches("[A-Za-z][A-Za-z0-9_]*")) {
@@ -489,16 +458,7 @@ public final class DuckDBPersistence<O, A extends Comparable<A>> implements SQLi
             return this;
         }
 
-        /**
-         * Lets the {@code "blob"} layout read objects of these classes from stored rows, beyond those it allows by
-         * itself: the object class, the declared types of its fields (and of theirs, and so on), the permitted
-         * subclasses of a sealed type among them, and the JDK's value and collection types. Needed for a subclass
-         * stored in a field declared as its superclass, an interface or {@code Object}. A row naming any other class
-         * is refused without building it, so a database file from an untrusted source cannot make this process
-         * instantiate a class it did not choose (docs/reliability.md).
-         *
-         * @throws NullPointerException when a class is null
-         */
+        @Override
         public Builder<O, A> allowClasses(Class<?>... classes) {
             once(allowedClasses != null, "allowClasses");
             this.allowedClasses = classes.clone();
@@ -506,12 +466,7 @@ public final class DuckDBPersistence<O, A extends Comparable<A>> implements SQLi
             return this;
         }
 
-        /**
-         * Lets the {@code "blob"} layout read objects of every class in these packages (not their subpackages)
-         * from stored rows; see {@link #allowClasses(Class[])}. The JDK's own packages cannot be allowed whole.
-         *
-         * @throws IllegalArgumentException when a name is not a package name or names a JDK package
-         */
+        @Override
         public Builder<O, A> allowPackages(String... packages) {
             once(allowedPackages != null, "allowPackages");
             this.allowedPackages = packages.clone();
@@ -519,29 +474,21 @@ public final class DuckDBPersistence<O, A extends Comparable<A>> implements SQLi
             return this;
         }
 
-        /** Uses this object layout instead of the discovered {@code "blob"} layout. */
+        @Override
         public Builder<O, A> layout(ObjectLayoutProvider provider) {
             once(layout != null || layoutName != null, "The layout");
             this.layout = Objects.requireNonNull(provider, "layout provider");
             return this;
         }
 
-        /** Uses the discovered object layout provider with this name. */
+        @Override
         public Builder<O, A> layout(String providerName) {
             once(layout != null || layoutName != null, "The layout");
             this.layoutName = Objects.requireNonNull(providerName, "layout name");
             return this;
         }
 
-        /**
-         * Stores each object as one typed DuckDB column per field, described by {@code columnarLayout}, instead of
-         * one serialised BLOB: smaller (DuckDB compresses each column) and queryable with plain SQL. Selects the
-         * discovered {@code "columnar"} layout provider unless {@link #layout(ObjectLayoutProvider)} names another
-         * provider that understands a {@link ColumnarLayout}. See {@code docs/columnar.md} for the types.
-         *
-         * @throws IllegalArgumentException when the layout describes a class that is not the primary key's object
-         *                                  type or one of its supertypes
-         */
+        @Override
         public Builder<O, A> columnarLayout(ColumnarLayout<? super O> columnarLayout) {
             once(this.columnarLayout != null, "columnarLayout");
             Objects.requireNonNull(columnarLayout, "columnarLayout");
@@ -554,41 +501,32 @@ public final class DuckDBPersistence<O, A extends Comparable<A>> implements SQLi
             return this;
         }
 
-        /**
-         * Records where each result set and iterator is opened (a stack trace each, so off by default), so that
-         * {@link DuckDBPersistence#close()} can log where the ones left unclosed came from, and a result dropped
-         * unclosed is logged with its origin when the garbage collector releases it. For finding leaks in tests.
-         */
+        @Override
         public Builder<O, A> trackUnclosedResults(boolean track) {
             options.trackUnclosedResults(track);
             return this;
         }
 
-        /**
-         * Receives the progress of this collection's long operations: bulk loads ({@link DuckDBBulkWriter}, large
-         * {@code addAll}s), {@link DuckDBPersistence#optimize()} and {@link DuckDBPersistence#compact()}. Without
-         * one, progress is only logged (SLF4J logger {@code io.quackjvm.progress}, INFO, at most every 5 seconds
-         * and once at the end of an operation that ran longer).
-         */
+        @Override
         public Builder<O, A> progressListener(ProgressListener listener) {
             once(progressListener != null, "progressListener");
             this.progressListener = Objects.requireNonNull(listener, "progressListener");
             return this;
         }
 
-        /** Uses these result readers instead of the discovered ones. */
+        @Override
         public Builder<O, A> resultReaders(ResultReaderProvider... providers) {
             options.resultReaders(providers);
             return this;
         }
 
-        /** Uses this connection pool instead of the discovered {@code "duplicating"} one. */
+        @Override
         public Builder<O, A> connectionPool(ConnectionPoolProvider provider) {
             options.connectionPool(provider);
             return this;
         }
 
-        /** Uses this write policy instead of the discovered {@code "per-collection"} one. */
+        @Override
         public Builder<O, A> writePolicy(WritePolicyProvider provider) {
             options.writePolicy(provider);
             return this;

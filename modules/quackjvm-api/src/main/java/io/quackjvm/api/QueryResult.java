@@ -41,7 +41,7 @@ public final class QueryResult {
         this.runner = runner;
         this.sql = sql;
         this.params = params;
-        runner.check(sql);
+        runner.check().check(sql);
     }
 
     /**
@@ -131,7 +131,7 @@ public final class QueryResult {
 
     /** The number of rows of the result (counted by DuckDB, not read into Java). */
     public long count() {
-        return runner.read(runner.countSql(sql), params, false, (columns, rows) -> {
+        return runner.read(runner.check().countSql(sql), params, false, (columns, rows) -> {
             rows.next();
             return rows.row().getLong(0);
         });

@@ -290,7 +290,7 @@ public final class BulkLoad<O, A> implements AutoCloseable {
         }
         if (!(failure instanceof PersistenceClosedException)) {
             // the database's close() rolled the load back and closed its appenders under it
-            PersistenceClosedException closed = table.database().cancelledByClose(
+            PersistenceClosedException closed = table.database().running().cancelledByClose(
                     "This bulk load of collection '" + schema.name + "'", failure);
             if (closed != null) {
                 return closed;

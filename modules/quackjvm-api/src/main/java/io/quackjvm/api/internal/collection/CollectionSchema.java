@@ -164,7 +164,7 @@ public final class CollectionSchema<O, A> {
     void createFirstInMemory() throws SQLException {
         String row = metadataRow();
         db.executeOnRoot(createTableSql());
-        db.metadataPending(row);
+        db.collections().metadataPending(row);
     }
 
     /** The INSERT of this collection's metadata row, values written as literals. */

@@ -121,7 +121,7 @@ public final class CollectionTable<O, A> {
     /** Creates the table, or checks that the one found in the file fits this collection. */
     public void create() {
         try {
-            if (db.isInMemory() && db.firstCollection()) {
+            if (db.isInMemory() && db.collections().firstCollection()) {
                 // the first collection of a new in-memory database: nothing to look for
                 schema.createFirstInMemory();
                 return;
@@ -133,13 +133,13 @@ public final class CollectionTable<O, A> {
             // The metadata tables are checked once per database: every catalog query (information_schema,
             // duckdb_tables()) reads every attached catalog, so it would cost more the more in-memory databases
             // share the engine.
-            if (!db.metadataReady()) {
+            if (!db.collections().metadataReady()) {
                 if (db.isInMemory()) {
-                    db.ensureMetadata(c, CollectionSchema.metadataDdl());
+                    db.collections().ensureMetadata(c, CollectionSchema.metadataDdl());
                 } else {
                     schema.ensureMetadata(c);
                     indexes.ensureMetadata(c);
-                    db.metadataReady(true);
+                    db.collections().metadataReady(true);
                 }
             }
             indexes.open(c);

@@ -1,6 +1,5 @@
 package io.quackjvm.api.internal.database;
 
-import io.quackjvm.api.internal.collection.CollectionTable;
 
 import io.quackjvm.api.PersistenceClosedException;
 import io.quackjvm.api.QuackException;
@@ -20,9 +19,6 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.List;
-import java.util.WeakHashMap;
-import java.util.Map;
 
 /**
  * One open DuckDB database: the root connection every request connection is duplicated from, the pool that
@@ -73,9 +69,9 @@ public final class Database implements AutoCloseable {
     private final OpenResources resources;
     /** The catalog the collections' tables are in: {@link #CATALOG}, a shared engine's, or {@code memory}. */
     private final String catalog;
-    private volatile boolean closed;
-    /** Statements running now on behalf of a caller, cancelled by {@link #close()}; guarded by itself. */
-    private final java.util.Set<Statement> running = new java.util.HashSet<>();
+    private final RunningStatements running = new RunningStatements(this::describe);
+    private final DatabaseCollections collections;
+    private final CachedPages pages;
     /** Everything that closing releases; also the {@link #CLEANER}'s action, so it must not refer to this. */
     private final DatabaseResources owned;
     private final Cleaner.Cleanable cleanable;
@@ -92,6 +88,8 @@ public final class Database implements AutoCloseable {
         this.writePolicy = writePolicy;
         this.pointReader = pointReader;
         this.bulkReader = bulkReader;
+        this.collections = new DatabaseCollections(readOnly);
+        this.pages = new CachedPages(this);
         this.cleanable = CLEANER.register(this, owned);
     }
 
@@ -137,44 +135,6 @@ public final class Database implements AutoCloseable {
         return catalog;
     }
 
-    /** Whether the metadata tables are known to be there, in their current shape; see {@link #metadataReady(boolean)}. */
-    public boolean metadataReady() {
-        return metadataReady;
-    }
-
-    /** Records that the metadata tables were created or checked ({@code CollectionTable.create}). */
-    public void metadataReady(boolean ready) {
-        metadataReady = ready;
-    }
-
-    /**
-     * The collections of this database by the persistence built on each, weakly held, so that a query naming a
-     * collection ({@code existsIn}) finds its table without the engine knowing the persistence's class.
-     */
-    private final Map<Object, CollectionTable<?, ?>> byPersistence = new WeakHashMap<>();
-
-    /** Records that {@code persistence} stores its objects in {@code table} of this database. */
-    public synchronized void register(Object persistence, CollectionTable<?, ?> table) {
-        byPersistence.put(persistence, table);
-    }
-
-    /** The table of a persistence {@link #register registered} here, or {@code null}. */
-    public synchronized CollectionTable<?, ?> tableOf(Object persistence) {
-        return persistence == null ? null : byPersistence.get(persistence);
-    }
-
-    /**
-     * {@code true} once: for the first collection created in an in-memory database whose metadata tables do not
-     * exist yet ({@link CollectionSchema#createFirstInMemory}). Collections of one database are created one at a
-     * time ({@code DuckDBDatabase} builds them under its lock).
-     */
-    public synchronized boolean firstCollection() {
-        if (metadataReady || !pendingMetadata.isEmpty() || readOnly) {
-            return false;
-        }
-        return true;
-    }
-
     /**
      * Runs {@code sql} (a first collection's {@code CREATE TABLE}) on the root connection, in this database's catalog.
      * A pooled connection lent for DDL would be checked for a transaction left open when handed back (two more
@@ -190,38 +150,6 @@ public final class Database implements AutoCloseable {
             Reference.reachabilityFence(this);
         }
     }
-
-    /** The metadata row of a collection created before the metadata tables, written by {@link #ensureMetadata}. */
-    public synchronized void metadataPending(String insert) {
-        pendingMetadata.add(insert);
-    }
-
-    /**
-     * Creates the metadata tables of an in-memory database ({@code ddl}) with the rows of the collections created
-     * before them, in one transaction; does nothing once done.
-     */
-    public synchronized void ensureMetadata(PooledConnection c, List<String> ddl) throws SQLException {
-        if (metadataReady) {
-            return;
-        }
-        StringBuilder sql = new StringBuilder("BEGIN TRANSACTION; ");
-        for (String s : ddl) {
-            sql.append(s).append("; ");
-        }
-        for (String s : pendingMetadata) {
-            sql.append(s).append("; ");
-        }
-        sql.append("COMMIT");
-        try (Statement s = c.connection().createStatement()) {
-            s.execute(sql.toString());
-        }
-        pendingMetadata.clear();
-        metadataReady = true;
-    }
-
-    private volatile boolean metadataReady;
-    /** Guarded by {@code this}. */
-    private final List<String> pendingMetadata = new java.util.ArrayList<>();
 
     /** Whether this in-memory database is a catalog of the process's shared DuckDB instance. */
     public boolean sharesEngine() {
@@ -257,127 +185,28 @@ public final class Database implements AutoCloseable {
         return large && bulkReader != null ? bulkReader : pointReader;
     }
 
-    /**
-     * Gives back the buffer pool's cached pages of a file database: DuckDB evicts unpinned blocks when its
-     * {@code memory_limit} is lowered, so the limit is lowered to {@link #RELEASE_FLOOR} for a moment and put back.
-     * Those pages are re-read from the file when needed. After a 1M-object load and {@code optimize()} with
-     * {@code memoryLimit("256MB")} this took the process from 200 MB to 114 MB resident
-     * (benchmarks/results/archive/memory-phases/). In-memory databases keep their blocks (evicting them would spill). A statement
-     * of another thread that needs more than the floor during that moment may fail with DuckDB's out-of-memory
-     * error, so it runs only where the caller asked for maintenance ({@code optimize()}, {@code compact()}).
-     */
-    public synchronized void releaseMemory() {
-        if (file == null || closed) {
-            return;
-        }
-        if (resources.count() > 0) {
-            // A result still streaming or a write still open could need more than the floor for its next
-            // chunk and fail with an out-of-memory error; the pages stay cached until the next maintenance.
-            LOG.debug("Not releasing cached pages of {}: {} result(s) or write(s) open", describe(), resources.count());
-            return;
-        }
-        try (PooledConnection c = borrow(); Statement s = c.connection().createStatement()) {
-            String limit = restoreLimit;
-            if (limit == null) {
-                // Read once and reused: DuckDB reports the limit rounded (256MB as "244.1 MiB"), so reading it
-                // back every time would let it drift down by a rounding step per call.
-                try (ResultSet rs = s.executeQuery("SELECT current_setting('memory_limit')")) {
-                    if (!rs.next()) {
-                        return;
-                    }
-                    limit = rs.getString(1);
-                }
-                restoreLimit = limit;
-            }
-            try {
-                s.execute("SET memory_limit = '" + RELEASE_FLOOR + "'");
-            } finally {
-                s.execute("SET memory_limit = '" + limit.replace("'", "''") + "'");
-            }
-        } catch (SQLException | RuntimeException e) {
-            LOG.debug("Releasing cached pages of {} failed: {}", describe(), e.getMessage());
-        }
-    }
-
-    /** The memory limit {@link #releaseMemory()} puts back (the one the database was opened with). */
-    private String restoreLimit;
-
-    /** The memory limit {@link #releaseMemory()} lowers to for a moment. */
-    static final String RELEASE_FLOOR = "16MB";
-
     public void checkOpen() {
-        if (closed) {
-            throw new PersistenceClosedException("The " + describe() + " has been closed; open a new persistence "
-                    + "to use it again");
-        }
+        running.checkOpen();
     }
 
-    /**
-     * Registers a statement about to run, so that {@link #close()} cancels it and waits for {@link #finished}.
-     *
-     * @throws PersistenceClosedException when the database is closed
-     */
-    public void started(Statement statement) {
-        synchronized (running) {
-            checkOpen();
-            running.add(statement);
-        }
+    /** The statements running now, which closing cancels. */
+    public RunningStatements running() {
+        return running;
     }
 
-    /** Ends what {@link #started} registered, once the statement and its connection are done with. */
-    public void finished(Statement statement) {
-        synchronized (running) {
-            if (running.remove(statement)) {
-                running.notifyAll();
-            }
-        }
+    /** What this database knows of its collections and their metadata tables. */
+    public DatabaseCollections collections() {
+        return collections;
     }
 
-    /** The exception of a statement that {@link #close()} cancelled, or {@code null} when the database is open. */
-    public PersistenceClosedException cancelledByClose(String what, Throwable cause) {
-        if (!closed) {
-            return null;
-        }
-        PersistenceClosedException e = new PersistenceClosedException(what + " was cancelled: the " + describe()
-                + " was closed while it ran. Close the database only after its queries and bulk loads have ended.");
-        e.initCause(cause);
-        return e;
-    }
-
-    /** How long {@link #close()} waits for cancelled statements to stop. */
-    private static final long CANCEL_WAIT_MILLIS = 30_000;
-
-    /** Cancels the running statements and waits, bounded, until their callers are done with them. */
-    private void cancelRunning() {
-        synchronized (running) {
-            for (Statement s : running) {
-                try {
-                    s.cancel();
-                } catch (SQLException e) {
-                    LOG.debug("Cancelling a statement of {} failed: {}", describe(), e.getMessage());
-                }
-            }
-            long deadline = System.currentTimeMillis() + CANCEL_WAIT_MILLIS;
-            while (!running.isEmpty()) {
-                long left = deadline - System.currentTimeMillis();
-                if (left <= 0) {
-                    LOG.warn("Closing {}: {} cancelled statement(s) did not stop within {} ms", describe(),
-                            running.size(), CANCEL_WAIT_MILLIS);
-                    return;
-                }
-                try {
-                    running.wait(left);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    return;
-                }
-            }
-        }
+    /** The buffer pool's cached pages of a file database, which maintenance gives back. */
+    public CachedPages pages() {
+        return pages;
     }
 
     /** Whether {@link #close()} has run: an index of a closed database may be added to another collection. */
     public boolean isClosed() {
-        return closed;
+        return running.closed();
     }
 
     /** Runs one statement on a borrowed connection in auto-commit mode. */
@@ -472,10 +301,7 @@ public final class Database implements AutoCloseable {
                     return;
                 }
                 try {
-                    synchronized (running) {
-                        closed = true;
-                    }
-                    cancelRunning();
+                    running.closeAndCancel();
                     owned.tearDown(deleteCreated, true);
                 } finally {
                     owned.tornDown = true;

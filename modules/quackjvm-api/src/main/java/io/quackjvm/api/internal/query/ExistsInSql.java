@@ -115,7 +115,7 @@ public final class ExistsInSql {
         if (collection instanceof QuackCollection<F> quack) {
             return quack.table().database() == database ? quack.table() : null;
         }
-        return collection == null ? null : (CollectionTable<F, ?>) database.tableOf(collection.getPersistence());
+        return collection == null ? null : (CollectionTable<F, ?>) database.collections().tableOf(collection.getPersistence());
     }
 
     /**

@@ -1,0 +1,81 @@
+package io.quackjvm.api;
+
+import io.quackjvm.api.spi.ConnectionPoolProvider;
+import io.quackjvm.api.spi.ResultReaderProvider;
+import io.quackjvm.api.spi.WritePolicyProvider;
+
+import java.io.File;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * The settings of a whole database, with their one definition: {@link DuckDBDatabase.Builder} takes them for a
+ * database shared by several collections, {@link DuckDBPersistence.Builder} for the database of a single
+ * collection. Settings of one collection are in {@link CollectionConfig}.
+ *
+ * <p>Every method validates its argument at once and throws {@link IllegalArgumentException} naming the bad value;
+ * setting the same option twice throws {@link IllegalStateException}. A builder is not thread-safe.
+ *
+ * @param <B> the builder, returned by every method for chaining
+ */
+public interface DatabaseConfig<B extends DatabaseConfig<B>> {
+
+    /** Keeps the database in memory (the default). */
+    B inMemory();
+
+    /** Keeps the database in {@code file}, created if absent and reopened if present. */
+    B file(Path file);
+
+    /** Keeps the database in {@code file}, created if absent and reopened if present. */
+    default B file(File file) {
+        return file(Objects.requireNonNull(file, "file").toPath());
+    }
+
+    /**
+     * Caps DuckDB's buffer pool for the whole database, for example {@code "256MB"}. DuckDB's default is 80% of
+     * system memory. See docs/tuning.md.
+     *
+     * @throws IllegalArgumentException naming the value and the accepted forms when it is not a memory size
+     */
+    B memoryLimit(String limit);
+
+    /**
+     * Passes any DuckDB setting, for example {@code property("threads", "2")}; {@code memory_limit} is the same
+     * option as {@link #memoryLimit(String)}.
+     */
+    B property(String key, String value);
+
+    /** Passes several DuckDB settings at once, each as {@link #property(String, String)} would. */
+    B properties(Map<String, String> settings);
+
+    /**
+     * Whether writers to one collection wait for each other (default {@code true}); writers of different
+     * collections never do. Turn off only when concurrent writes never touch the same primary key: a conflicting
+     * write then fails with {@link WriteConflictException} and is rolled back whole. See docs/concurrency.md.
+     */
+    B serializeWrites(boolean serialize);
+
+    /**
+     * How many idle connections to keep for reuse between requests (default 32; 0 keeps none).
+     *
+     * @throws IllegalArgumentException when {@code max} is negative
+     */
+    B maxPooledConnections(int max);
+
+    /**
+     * Records where each result set and iterator is opened (a stack trace each, so off by default), so that
+     * closing can log where the ones left unclosed came from, and a result dropped unclosed is logged with its
+     * origin when the garbage collector releases it. For finding leaks in tests.
+     */
+    B trackUnclosedResults(boolean track);
+
+    /** Uses these result readers instead of the ones discovered with {@link java.util.ServiceLoader}. */
+    B resultReaders(ResultReaderProvider... providers);
+
+    /** Uses this connection pool instead of the discovered {@code "duplicating"} one. */
+    B connectionPool(ConnectionPoolProvider provider);
+
+    /** Uses this write policy instead of the discovered {@code "per-collection"} one. */
+    B writePolicy(WritePolicyProvider provider);
+}
