@@ -33,6 +33,17 @@ public interface DatabaseConfig<B extends DatabaseConfig<B>> {
     }
 
     /**
+     * Opens the {@link #file(Path) file} for reading only, as DuckDB's {@code access_mode=READ_ONLY} does: every
+     * write is refused, nothing in the file changes, and any number of processes may open it this way at once
+     * while none opens it for writing, for example to serve reads from a {@link DuckDBDatabase#snapshot snapshot}.
+     * The collections must exist in the file. See docs/reliability.md.
+     *
+     * @throws IllegalArgumentException at build time when no file was set (an in-memory database cannot be
+     *                                  read-only)
+     */
+    B readOnly();
+
+    /**
      * Caps DuckDB's buffer pool for the whole database, for example {@code "256MB"}. DuckDB's default is 80% of
      * system memory. See docs/tuning.md.
      *

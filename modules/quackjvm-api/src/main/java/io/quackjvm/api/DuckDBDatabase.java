@@ -8,6 +8,7 @@ import io.quackjvm.api.internal.database.Catalog;
 import io.quackjvm.api.internal.collection.CollectionTable;
 import io.quackjvm.api.internal.collection.Compactor;
 import io.quackjvm.api.internal.database.Database;
+import io.quackjvm.api.internal.database.Snapshots;
 import io.quackjvm.api.internal.database.DatabaseOptions;
 import io.quackjvm.api.internal.collection.QuackCollection;
 import io.quackjvm.api.internal.answer.SqlRunner;
@@ -158,6 +159,27 @@ public final class DuckDBDatabase implements AutoCloseable {
             Compactor.compact(p.table());
         }
         database.pages().release();
+    }
+
+    /**
+     * Writes a consistent copy of the whole database (every collection, its indexes and its metadata) into a new
+     * database file at {@code target}, while the application keeps reading and writing. The copy holds exactly the
+     * writes committed before it started; a write committed while it runs is not in it. Readers and writers do not
+     * wait for it. The copy is a complete quackjvm file: open it with {@code DuckDBDatabase.builder().file(target)},
+     * for reading only with {@link Builder#readOnly()} (from any number of processes), or put it in place of the
+     * original to restore. See docs/reliability.md ("Backup and restore") for what it costs.
+     *
+     * <p>The file is written under a temporary name in {@code target}'s directory and moved to {@code target} once
+     * complete, so a failed snapshot leaves nothing at {@code target}.
+     *
+     * @throws QuackException             when {@code target} exists or its directory does not, or the copy fails,
+     *                                    naming the cause
+     * @throws PersistenceClosedException when the database is closed, or is closed while the snapshot runs
+     */
+    public void snapshot(Path target) {
+        Objects.requireNonNull(target, "target");
+        open(null);
+        Snapshots.take(database, target);
     }
 
     /**
@@ -398,6 +420,12 @@ public final class DuckDBDatabase implements AutoCloseable {
         @Override
         public Builder file(Path file) {
             options.file(file);
+            return this;
+        }
+
+        @Override
+        public Builder readOnly() {
+            options.readOnly();
             return this;
         }
 

@@ -14,6 +14,7 @@ import io.quackjvm.api.internal.index.DuckDBIdentityIndex;
 import io.quackjvm.api.internal.collection.DuckDBObjectStore;
 import io.quackjvm.api.internal.collection.KeyType;
 import io.quackjvm.api.internal.database.Providers;
+import io.quackjvm.api.internal.database.Snapshots;
 import io.quackjvm.api.spi.ConnectionPoolProvider;
 import io.quackjvm.api.spi.AllowedClasses;
 import io.quackjvm.api.spi.ObjectLayoutProvider;
@@ -191,6 +192,20 @@ public final class DuckDBPersistence<O, A extends Comparable<A>> implements SQLi
     public long getBytesUsed() {
         table.checkOpen();
         return database.bytesUsed();
+    }
+
+    /**
+     * Writes a consistent copy of the database this collection is in (for a collection of a
+     * {@link DuckDBDatabase}, the whole database) into a new database file at {@code target}, while the
+     * application keeps reading and writing: see {@link DuckDBDatabase#snapshot(Path)}.
+     *
+     * @throws QuackException             when {@code target} exists or its directory does not, or the copy fails
+     * @throws PersistenceClosedException when the collection is closed
+     */
+    public void snapshot(Path target) {
+        Objects.requireNonNull(target, "target");
+        table.checkOpen();
+        Snapshots.take(database, target);
     }
 
     /**
@@ -384,6 +399,12 @@ public final class DuckDBPersistence<O, A extends Comparable<A>> implements SQLi
         @Override
         public Builder<O, A> file(Path file) {
             options.file(file);
+            return this;
+        }
+
+        @Override
+        public Builder<O, A> readOnly() {
+            options.readOnly();
             return this;
         }
 

@@ -148,14 +148,14 @@ public final class CollectionSchema<O, A> {
     private static final String METADATA_DDL = "CREATE TABLE IF NOT EXISTS " + METADATA + " (name VARCHAR PRIMARY KEY, "
             + "object_class VARCHAR, key_type VARCHAR, layout VARCHAR, " + ENCODING + " VARCHAR)";
 
-    /** The metadata tables' statements, for {@link Database#ensureMetadata}. */
+    /** The metadata tables' statements, for {@link io.quackjvm.api.internal.database.DatabaseCollections#ensureMetadata}. */
     static List<String> metadataDdl() {
         return List.of(METADATA_DDL, CollectionIndexes.METADATA_DDL);
     }
 
     /**
      * Creates the first collection of a new in-memory database: its table alone. The metadata tables are created
-     * when first needed (a second collection in the database, {@link Database#ensureMetadata}), with this
+     * when first needed (a second collection in the database, {@link io.quackjvm.api.internal.database.DatabaseCollections#ensureMetadata}), with this
      * collection's row ({@link #metadataRow()}); an index creates the index metadata itself. A new in-memory
      * database holds nothing to look up, and nothing but this process writes it. Creating the two metadata
      * tables and the row was most of the cost of opening a small in-memory collection. The table is created on the
@@ -164,7 +164,7 @@ public final class CollectionSchema<O, A> {
     void createFirstInMemory() throws SQLException {
         String row = metadataRow();
         db.executeOnRoot(createTableSql());
-        db.collections().metadataPending(row);
+        db.collections().metadataPending(metadataDdl(), row);
     }
 
     /** The INSERT of this collection's metadata row, values written as literals. */

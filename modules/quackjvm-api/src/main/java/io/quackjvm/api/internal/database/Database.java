@@ -107,7 +107,7 @@ public final class Database implements AutoCloseable {
     public void checkWritable(String what) {
         if (readOnly) {
             throw new QuackException(what + " is refused: " + describe() + " was opened read-only "
-                    + "(property access_mode=READ_ONLY). Open it without that property, in the one process that "
+                    + "(readOnly(), access_mode=READ_ONLY). Open it without that setting, in the one process that "
                     + "writes the file, to change it.");
         }
     }

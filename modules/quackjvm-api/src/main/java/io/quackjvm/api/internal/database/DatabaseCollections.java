@@ -22,6 +22,8 @@ public final class DatabaseCollections {
     private final Map<Object, CollectionTable<?, ?>> byPersistence = new WeakHashMap<>();
     /** Guarded by {@code this}. */
     private final List<String> pendingMetadata = new ArrayList<>();
+    /** The metadata tables' statements, given with the first pending row. Guarded by {@code this}. */
+    private List<String> pendingDdl = List.of();
     private final boolean readOnly;
     private volatile boolean metadataReady;
 
@@ -58,9 +60,23 @@ public final class DatabaseCollections {
         return !metadataReady && pendingMetadata.isEmpty() && !readOnly;
     }
 
-    /** The metadata row of a collection created before the metadata tables, written by {@link #ensureMetadata}. */
-    public synchronized void metadataPending(String insert) {
+    /**
+     * The metadata row of a collection created before the metadata tables, written by {@link #ensureMetadata}
+     * together with the tables ({@code ddl}).
+     */
+    public synchronized void metadataPending(List<String> ddl, String insert) {
+        pendingDdl = List.copyOf(ddl);
         pendingMetadata.add(insert);
+    }
+
+    /**
+     * Creates the metadata tables on {@code c} now if collections are waiting for them, so that the database's
+     * catalog describes every collection (for a copy of it); does nothing otherwise.
+     */
+    public synchronized void ensurePendingMetadata(PooledConnection c) throws SQLException {
+        if (!pendingMetadata.isEmpty()) {
+            ensureMetadata(c, pendingDdl);
+        }
     }
 
     /**

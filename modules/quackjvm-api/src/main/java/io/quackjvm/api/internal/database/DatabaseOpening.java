@@ -194,7 +194,7 @@ final class DatabaseOpening {
                     + "mode; use READ_ONLY, READ_WRITE or AUTOMATIC");
         }
         if (file == null) {
-            throw new IllegalArgumentException("property(\"access_mode\", \"READ_ONLY\") needs a database file: an "
+            throw new IllegalArgumentException("readOnly() (access_mode=READ_ONLY) needs a database file: an "
                     + "in-memory database starts empty, so a read-only one could never hold anything. Add .file(path)");
         }
         return true;

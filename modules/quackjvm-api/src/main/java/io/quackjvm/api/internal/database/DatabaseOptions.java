@@ -51,6 +51,10 @@ public final class DatabaseOptions {
         return file;
     }
 
+    public void readOnly() {
+        property("access_mode", "READ_ONLY");
+    }
+
     public void memoryLimit(String limit) {
         once(memoryLimit != null, "memoryLimit");
         this.memoryLimit = MemoryLimit.normalise(limit);
