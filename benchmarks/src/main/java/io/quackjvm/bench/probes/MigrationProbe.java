@@ -52,23 +52,13 @@ public final class MigrationProbe {
     }
 
     public static void main(String[] args) throws Exception {
-        List<String> positional = new ArrayList<>();
-        Path out = Paths.get("results/raw/migration/run.md");
-        for (int i = 0; i < args.length; i++) {
-            if (args[i].equals("--out")) {
-                out = Paths.get(args[++i]);
-            } else {
-                positional.add(args[i]);
-            }
-        }
-        String[] pos = positional.toArray(String[]::new);
+        ProbeReport.Args parsed = ProbeReport.Args.parse(args, "results/raw/migration/run.md");
+        Path out = parsed.out();
+        String[] pos = parsed.positional();
         int n = ProbeReport.intArg(pos, 0, 1_000_000);
         int rounds = ProbeReport.intArg(pos, 1, 5);
         long t0 = System.nanoTime();
-        StringBuilder md = ProbeReport.generatedBy(MigrationProbe.class, n, rounds)
-                .append("; load average ").append(Worker.loadAverage()).append(" at the start\n\n")
-                .append("Commit ").append(Stamp.commit()).append(", Java ").append(System.getProperty("java.version"))
-                .append(", DuckDB ").append(Stamp.duckdbVersion()).append(", ").append(Stamp.machine()).append(".\n\n");
+        StringBuilder md = ProbeReport.stamped(MigrationProbe.class, n, rounds);
 
         Path work = Files.createTempDirectory("migration-probe");
         File source = work.resolve("cars.sqlite").toFile();
