@@ -79,6 +79,23 @@ public final class DuckDBBulkWriter<O> implements AutoCloseable {
     }
 
     /**
+     * Adds every object of the Parquet file, or of every {@code .parquet} file under the directory, that
+     * {@code fileOrDir} names, as {@link ParquetExport#toParquet} wrote them (partitioned or not): a columnar
+     * collection's objects are rebuilt from their typed columns, a blob collection's from the {@code _object} column
+     * of an export made with {@code includeObjects(true)}. The objects join the writer's transaction like any other.
+     *
+     * @throws QuackException        before anything is stored, when the path does not exist or holds no Parquet
+     *                               file, or a column the collection needs is missing or holds another type (naming
+     *                               the column); when a row cannot be read, naming the file (the whole load is rolled
+     *                               back)
+     * @throws IllegalStateException when the writer was closed or failed earlier, or is used from another thread
+     */
+    public void addParquet(java.nio.file.Path fileOrDir) {
+        java.util.Objects.requireNonNull(fileOrDir, "fileOrDir");
+        load.addParquet(fileOrDir);
+    }
+
+    /**
      * Makes every object added since the last commit visible, with its index rows, in one DuckDB commit, and
      * releases the collection's write lock.
      *

@@ -183,6 +183,16 @@ public final class DuckDBDatabase implements AutoCloseable {
     }
 
     /**
+     * An export of {@code collection}, a collection of this database, to Parquet files: say what and how with the
+     * builder, then {@link ParquetExport#toParquet}. See {@link ParquetExport} and docs/interop.md.
+     *
+     * @throws IllegalArgumentException when the collection is not one of this database's
+     */
+    public <O> ParquetExport<O> export(IndexedCollection<O> collection) {
+        return new ParquetExport<>(persistenceOf(collection, "The collection").table(), views);
+    }
+
+    /**
      * A bulk writer into {@code collection}, a collection of this database: see
      * {@link DuckDBPersistence#bulkWriter()}.
      *

@@ -209,6 +209,16 @@ public final class DuckDBPersistence<O, A extends Comparable<A>> implements SQLi
     }
 
     /**
+     * An export of this collection to Parquet files; see {@link ParquetExport} and docs/interop.md.
+     *
+     * @throws PersistenceClosedException when the collection is closed
+     */
+    public ParquetExport<O> export() {
+        table.checkOpen();
+        return new ParquetExport<>(table, new io.quackjvm.api.internal.answer.SqlViews(database));
+    }
+
+    /**
      * Reclaims the space of deleted rows: rewrites this collection's object table and each of its index tables
      * (index tables come out sorted by value, as after {@link #optimize()}) in one transaction, then runs a DuckDB
      * CHECKPOINT, which flushes the write-ahead log into the file and frees the old tables' blocks for reuse.

@@ -32,7 +32,7 @@ class ArchitectureTest {
     static final List<String> ROOMS = List.of("database", "collection", "query", "index", "result", "answer");
 
     /** Types of the exported user package that the engine may use: values and callbacks it hands to users. */
-    private static final List<Class<?>> ENGINE_MAY_USE = List.of(DuckDBFlags.class, ObjectCacheStats.class,
+    private static final List<Class<?>> ENGINE_MAY_USE = List.of(DuckDBFlags.class, ObjectCacheStats.class, ExportSummary.class,
             Progress.class, ProgressListener.class);
 
     private static final Path SOURCES = Path.of("src/main/java/io/quackjvm/api");

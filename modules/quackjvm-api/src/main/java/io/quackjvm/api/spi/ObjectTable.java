@@ -143,6 +143,17 @@ public interface ObjectTable<O> {
     }
 
     /**
+     * Rebuilds one object from a row that holds, in the order of {@link #columns()}, the value {@link #sqlValue}
+     * gives for each column it does not return {@code null} for: the columns an export to Parquet writes, read back
+     * by a bulk writer's {@code addParquet}. The default reads the row with {@link #read}, which is right for a layout
+     * whose every column holds a field as it is; a layout with bookkeeping columns, or whose stored values differ
+     * from the object's, overrides it.
+     */
+    default O readValues(RowSource row) throws SQLException {
+        return read(row);
+    }
+
+    /**
      * Reconciles the layout's own record of how it encodes objects with the record kept in the file, for a layout
      * whose encoding depends on the shape of the class (its fields) rather than on the table's columns alone. The
      * engine keeps the returned text next to the collection in the file's metadata and hands it back here the next

@@ -516,6 +516,26 @@ final class ColumnarObjectTable<O> implements ObjectTable<O> {
     }
 
     /**
+     * The fields alone, in column order, each as {@link #sqlValue} gives it: zeros carry their sign, so no record of
+     * negative zeros is read.
+     */
+    @Override
+    public O readValues(RowSource row) throws SQLException {
+        Slot[] s = plan.slots;
+        Object[] values = new Object[s.length];
+        for (int i = 0; i < s.length; i++) {
+            Slot slot = s[i];
+            Object v = slot.codec().read(row, i);
+            if (v == null && slot.codec().primitive()) {
+                throw new IllegalStateException("Column '" + slot.name() + "' is NULL but field '" + slot.name()
+                        + "' of " + objectType.getName() + " is a primitive " + slot.codec().javaType());
+            }
+            values[slot.field()] = v;
+        }
+        return build(values);
+    }
+
+    /**
      * The value of a field's column with the sign of its zeros restored from the record of negative zeros;
      * {@code null} for the bookkeeping columns.
      */

@@ -97,7 +97,7 @@ class ColumnarRoundTripTest {
         }
     }
 
-    private static void assertAllEqual(Map<Integer, Everything> expected, IndexedCollection<Everything> c, long seed) {
+    static void assertAllEqual(Map<Integer, Everything> expected, IndexedCollection<Everything> c, long seed) {
         assertEquals(expected.size(), c.size());
         int seen = 0;
         for (Everything e : c) {

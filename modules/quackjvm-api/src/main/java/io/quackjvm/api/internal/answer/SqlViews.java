@@ -134,12 +134,33 @@ public final class SqlViews {
 
     /** The SELECT a collection's view runs; {@code prefix} qualifies physical table names. */
     String viewSql(CollectionTable<?, ?> t, String prefix) {
+        return select(t, prefix, false, false, "");
+    }
+
+    /**
+     * The SELECT of an export to Parquet: the view's columns, and also the BLOB columns that hold a field (not those
+     * of a layout that keeps the whole object in one BLOB column), {@code objects}: that column as {@code _object};
+     * {@code where} (empty, or a condition on {@code o._key}) restricts the rows.
+     */
+    public String exportSql(CollectionTable<?, ?> t, boolean objects, String where) {
+        String prefix = CollectionSchema.quote(db.catalog()) + ".\"main\".";
+        return select(t, prefix, true, objects, where);
+    }
+
+    /** Whether the layout of {@code t} keeps each object whole in one BLOB column (the blob layout). */
+    public static boolean objectsInOneBlob(CollectionTable<?, ?> t) {
+        List<Column> all = t.columns().all();
+        return all.size() == 1 && all.get(0).sqlType().equalsIgnoreCase("BLOB");
+    }
+
+    private String select(CollectionTable<?, ?> t, String prefix, boolean export, boolean objects, String where) {
         StringJoiner select = new StringJoiner(", ");
         StringBuilder from = new StringBuilder(" FROM " + prefix + t.schema().sqlName() + " o");
         Set<String> names = new HashSet<>();
         List<Column> typed = new ArrayList<>();
+        boolean wholeObjects = objectsInOneBlob(t);
         for (Column col : t.columns().valueColumns()) {
-            if (!col.sqlType().equalsIgnoreCase("BLOB")) {
+            if (!col.sqlType().equalsIgnoreCase("BLOB") || export && !wholeObjects) {
                 typed.add(col);
                 names.add(col.name().toLowerCase(Locale.ROOT));
             }
@@ -155,7 +176,8 @@ public final class SqlViews {
             // column declared to hold an attribute's stored form is decoded to its natural SQL value.
             String value = t.columns().sqlValue(col, "o.");
             AttributeColumn declared = t.columns().declarationOf(col);
-            if (declared != null && declared.comparison() == AttributeColumn.Comparison.ENCODED) {
+            // An export keeps big numbers in their exact stored text: SQL's decimals have a fixed precision.
+            if (declared != null && declared.comparison() == AttributeColumn.Comparison.ENCODED && !export) {
                 value = SqlDecode.expression(ValueType.of(declared.javaType()), value, schema);
             }
             select.add(value + " AS " + CollectionSchema.quote(col.name()));
@@ -180,7 +202,10 @@ public final class SqlViews {
                         .append("._key) ").append(alias).append(" ON ").append(alias).append("._key = o._key");
             }
         }
-        return "SELECT " + select + from;
+        if (objects) {
+            select.add("o." + CollectionSchema.quote(t.columns().all().get(0).name()) + " AS \"_object\"");
+        }
+        return "SELECT " + select + from + where;
     }
 
     /** The columns of each view as {@code name TYPE}, for {@code describe()}; refreshes first. */

@@ -173,6 +173,11 @@ public final class CollectionColumns<O> {
         return layout.read(row);
     }
 
+    /** Reads one object from a row of the layout's {@link #valueColumns()} as SQL sees them (a Parquet export's). */
+    public O readValues(RowSource row) throws SQLException {
+        return layout.readValues(row);
+    }
+
     /** The layout's declarations for the columns it has now, checked once per list of columns. */
     private Declared declared() {
         List<Column> all = layout.columns();

@@ -100,6 +100,11 @@ final class StoredRows<O> implements ObjectTable<O> {
     }
 
     @Override
+    public O readValues(RowSource row) throws SQLException {
+        return guarded(layout::readValues, row, null);
+    }
+
+    @Override
     public List<Column> columns() {
         return layout.columns();
     }

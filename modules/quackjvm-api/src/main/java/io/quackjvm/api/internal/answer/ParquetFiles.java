@@ -1,0 +1,425 @@
+package io.quackjvm.api.internal.answer;
+
+import io.quackjvm.api.internal.collection.BulkLoad;
+import io.quackjvm.api.internal.collection.CollectionSchema;
+import io.quackjvm.api.internal.collection.CollectionTable;
+import io.quackjvm.api.internal.database.Database;
+import io.quackjvm.api.internal.database.Failures;
+import io.quackjvm.api.internal.query.QuerySql;
+
+import com.googlecode.cqengine.attribute.Attribute;
+import com.googlecode.cqengine.query.Query;
+import com.googlecode.cqengine.query.option.QueryOptions;
+import io.quackjvm.api.ExportSummary;
+import io.quackjvm.api.QuackException;
+import io.quackjvm.api.spi.Column;
+import io.quackjvm.api.spi.PooledConnection;
+import io.quackjvm.api.spi.RowCursor;
+import io.quackjvm.api.spi.RowSource;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
+
+/**
+ * A collection's rows in Parquet files and back.
+ *
+ * <p><b>Export</b> is one {@code COPY (SELECT ...) TO} statement, so it reads one snapshot of the collection while
+ * writers go on: the columns of the collection's SQL view ({@link SqlViews#exportSql}: the key, the typed fields,
+ * the indexed attributes), restricted by a {@code where} query translated as retrievals are, optionally with the
+ * whole object as {@code _object}, written hive-style under {@code attr=value/} directories when partitioned. The
+ * files are written into a temporary directory beside the target and moved there once complete, so a failed
+ * export leaves nothing at the target.
+ *
+ * <p><b>Import</b> reads what an export wrote into a bulk load: the whole objects of {@code _object} for a layout
+ * that keeps objects in one BLOB column, otherwise the typed fields, rebuilt by the layout
+ * ({@link io.quackjvm.api.spi.ObjectTable#readValues}). Every column the collection needs is checked against the
+ * files' schema (name and DuckDB type) before anything is read; partition columns, which hive-style directories
+ * hold as text, are cast to the column's type after checking that every value casts. Stateless.
+ */
+public final class ParquetFiles {
+
+    private static final AtomicLong NEXT = new AtomicLong();
+    private static final String OBJECT = "_object";
+    /** An enum type, anywhere in a type: Parquet holds enum values as text. */
+    private static final java.util.regex.Pattern ENUM = java.util.regex.Pattern.compile(
+            "ENUM\\((?:'(?:[^']|'')*'(?:, )?)*\\)");
+
+    private ParquetFiles() {
+    }
+
+    // ------------------------------------------------------------------------------------------------ export
+
+    /**
+     * Writes the rows of {@code table} that match every one of {@code wheres} into Parquet files under {@code dir}.
+     *
+     * @throws QuackException before anything is written, naming the problem: a target that is a file or a
+     *                        non-empty directory, a missing parent directory, a query SQL cannot answer, a partition
+     *                        attribute SQL cannot see or that is not a single value, objects asked of a layout that
+     *                        does not keep them whole
+     */
+    public static <O> ExportSummary export(CollectionTable<O, ?> table, SqlViews views, List<Query<O>> wheres,
+                                           List<Attribute<O, ?>> partitions, boolean objects, Path dir) {
+        table.checkOpen();
+        Path target = dir.toAbsolutePath().normalize();
+        checkTarget(table, target);
+        if (objects && !SqlViews.objectsInOneBlob(table)) {
+            throw new QuackException("includeObjects(true) on collection '" + table.name() + "': its layout keeps "
+                    + "no whole object to export; its objects are rebuilt from the typed columns the export "
+                    + "writes, so leave includeObjects off");
+        }
+        StringBuilder where = new StringBuilder();
+        List<Object> params = new ArrayList<>();
+        for (Query<O> q : wheres) {
+            QuerySql.Translation<O> t = QuerySql.translate(table, q, new QueryOptions());
+            if (!t.complete()) {
+                throw new QuackException("export(" + table.name() + ").where(" + q + ") cannot be answered in SQL: "
+                        + t.untranslatable());
+            }
+            where.append(where.length() == 0 ? " WHERE " : " AND ").append("o.").append(CollectionSchema.KEY)
+                    .append(" IN (").append(t.keysSql()).append(')');
+            params.addAll(t.params());
+        }
+        Database db = table.database();
+        String select = views.exportSql(table, objects, where.toString());
+        Path partial = target.resolveSibling("." + target.getFileName() + ".partial-"
+                + ProcessHandle.current().pid() + "-" + NEXT.incrementAndGet());
+        boolean moved = false;
+        String sql = null;
+        try (PooledConnection c = db.borrow()) {
+            views.ensureMacros(c);
+            Map<String, String> columns = describe(c, select, params);
+            List<String> partitionColumns = new ArrayList<>();
+            for (Attribute<O, ?> a : partitions) {
+                partitionColumns.add(partitionColumn(table, a, columns));
+            }
+            Files.createDirectories(partial);
+            String to = partitionColumns.isEmpty() ? partial.resolve("data_0.parquet").toString() : partial.toString();
+            StringBuilder copy = new StringBuilder("COPY (").append(select).append(") TO ").append(literal(to))
+                    .append(" (FORMAT PARQUET");
+            if (!partitionColumns.isEmpty()) {
+                copy.append(", PARTITION_BY (").append(String.join(", ", partitionColumns)).append(')');
+            }
+            sql = copy.append(')').toString();
+            long rows = run(db, c, sql, params);
+            move(partial, target);
+            moved = true;
+            return summarize(target, rows);
+        } catch (SQLException e) {
+            QuackException closed = db.running().cancelledByClose("The export", e);
+            throw closed != null ? closed : Failures.wrap("Exporting collection '" + table.name() + "' to " + target,
+                    sql, e);
+        } catch (IOException e) {
+            throw new QuackException("Exporting collection '" + table.name() + "' to " + target + " failed: " + e
+                    + "; nothing was kept there. Check the directory's permissions and free space", e);
+        } finally {
+            if (!moved) {
+                deleteTree(partial);
+            }
+        }
+    }
+
+    private static void checkTarget(CollectionTable<?, ?> table, Path target) {
+        String what = "Cannot export collection '" + table.name() + "' to " + target + ": ";
+        if (Files.isRegularFile(target)) {
+            throw new QuackException(what + "it is a file. An export writes a directory of Parquet files; name a "
+                    + "directory that does not exist or is empty");
+        }
+        if (Files.isDirectory(target)) {
+            try (Stream<Path> in = Files.list(target)) {
+                if (in.findAny().isPresent()) {
+                    throw new QuackException(what + "the directory is not empty. An export never mixes its files "
+                            + "with others; name a new or empty directory, or delete what is in it");
+                }
+            } catch (IOException e) {
+                throw new QuackException(what + e, e);
+            }
+        }
+        Path parent = target.getParent();
+        if (parent == null || !Files.isDirectory(parent)) {
+            throw new QuackException(what + "its parent directory " + parent + " does not exist; create it first");
+        }
+    }
+
+    /** The column of the export that holds {@code a}, checked to be a single value that a directory can name. */
+    private static String partitionColumn(CollectionTable<?, ?> table, Attribute<?, ?> a, Map<String, String> columns) {
+        String name = a.getAttributeName();
+        String type = columns.get(name.toLowerCase(Locale.ROOT));
+        if (type == null) {
+            throw new QuackException("partitionBy(" + name + ") on collection '" + table.name() + "': SQL cannot see "
+                    + "attribute '" + name + "' (the export holds " + columns.keySet() + "). Add a DuckDBIndex on it, "
+                    + "or use a layout that declares it as a column");
+        }
+        String upper = type.toUpperCase(Locale.ROOT);
+        if (upper.endsWith("]") || upper.startsWith("STRUCT") || upper.startsWith("MAP") || upper.equals("BLOB")) {
+            throw new QuackException("partitionBy(" + name + ") on collection '" + table.name() + "': the attribute "
+                    + "holds " + type + " values, and a partition directory names one plain value; partition by an "
+                    + "attribute with one value per object");
+        }
+        return CollectionSchema.quote(name);
+    }
+
+    /** The names (lower case) and DuckDB types of the columns {@code select} returns, without running it. */
+    private static Map<String, String> describe(PooledConnection c, String select, List<Object> params)
+            throws SQLException {
+        Map<String, String> out = new LinkedHashMap<>();
+        try (PreparedStatement ps = c.connection().prepareStatement("DESCRIBE " + select)) {
+            bind(ps, params);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.put(rs.getString(1).toLowerCase(Locale.ROOT), rs.getString(2));
+                }
+            }
+        }
+        return out;
+    }
+
+    private static long run(Database db, PooledConnection c, String sql, List<Object> params) throws SQLException {
+        try (PreparedStatement ps = c.connection().prepareStatement(sql)) {
+            bind(ps, params);
+            db.running().started(ps);
+            try {
+                if (ps.execute()) {
+                    try (ResultSet rs = ps.getResultSet()) {
+                        return rs.next() ? rs.getLong(1) : 0;
+                    }
+                }
+                return ps.getUpdateCount();
+            } finally {
+                db.running().finished(ps);
+            }
+        }
+    }
+
+    private static void bind(PreparedStatement ps, List<Object> params) throws SQLException {
+        for (int i = 0; i < params.size(); i++) {
+            ps.setObject(i + 1, params.get(i));
+        }
+    }
+
+    private static ExportSummary summarize(Path dir, long rows) throws IOException {
+        int files = 0;
+        long bytes = 0;
+        try (Stream<Path> all = Files.walk(dir)) {
+            for (Path p : (Iterable<Path>) all::iterator) {
+                if (Files.isRegularFile(p)) {
+                    files++;
+                    bytes += Files.size(p);
+                }
+            }
+        }
+        return new ExportSummary(rows, files, bytes);
+    }
+
+    private static void move(Path from, Path to) throws IOException {
+        if (Files.isDirectory(to)) {
+            Files.delete(to); // checked empty before the export began
+        }
+        try {
+            Files.move(from, to, StandardCopyOption.ATOMIC_MOVE);
+        } catch (AtomicMoveNotSupportedException e) {
+            Files.move(from, to);
+        }
+    }
+
+    private static void deleteTree(Path dir) {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> all = Files.walk(dir)) {
+            for (Path p : all.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        } catch (IOException | UncheckedIOException ignored) {
+            // a leftover temporary directory, under a name no export is ever made to
+        }
+    }
+
+    private static String literal(String s) {
+        return "'" + s.replace("'", "''") + "'";
+    }
+
+    // ------------------------------------------------------------------------------------------------ import
+
+    /**
+     * Reads the Parquet file, or every {@code .parquet} file under the directory, {@code path} names into
+     * {@code load}, in the load's transaction.
+     *
+     * @throws QuackException before anything is stored, naming the problem: no such path, no Parquet file, a column
+     *                        the collection needs that the files lack or hold with another type, a partition value
+     *                        that is not of its column's type
+     */
+    public static <O> void read(CollectionTable<O, ?> table, BulkLoad<O, ?> load, Path path) {
+        table.checkOpen();
+        Path source = path.toAbsolutePath().normalize();
+        boolean directory = Files.isDirectory(source);
+        if (!directory && !Files.isRegularFile(source)) {
+            throw new QuackException("addParquet(" + source + ") into collection '" + table.name() + "': there is no "
+                    + "such file or directory");
+        }
+        Set<String> partitions = new LinkedHashSet<>();
+        if (directory) {
+            boolean any = false;
+            try (Stream<Path> all = Files.walk(source)) {
+                for (Path p : (Iterable<Path>) all::iterator) {
+                    String name = p.getFileName().toString();
+                    if (Files.isDirectory(p) && !p.equals(source) && name.indexOf('=') > 0) {
+                        partitions.add(name.substring(0, name.indexOf('=')).toLowerCase(Locale.ROOT));
+                    }
+                    any |= Files.isRegularFile(p) && name.endsWith(".parquet");
+                }
+            } catch (IOException e) {
+                throw new QuackException("addParquet(" + source + "): " + e, e);
+            }
+            if (!any) {
+                throw new QuackException("addParquet(" + source + ") into collection '" + table.name() + "': the "
+                        + "directory holds no .parquet file");
+            }
+        }
+        String files = "read_parquet(" + literal(directory ? source.resolve("**").resolve("*.parquet").toString()
+                : source.toString()) + ", hive_partitioning = " + directory + (directory
+                ? ", hive_types_autocast = false" : "") + ")";
+        boolean objects = SqlViews.objectsInOneBlob(table);
+        Database db = table.database();
+        String sql = null;
+        try (PooledConnection c = db.borrow()) {
+            Map<String, String> found = describe(c, "SELECT * FROM " + files, List.of());
+            Map<String, String> expected = expectedColumns(table, c, objects);
+            List<String> select = new ArrayList<>();
+            for (Map.Entry<String, String> e : expected.entrySet()) {
+                String name = e.getKey();
+                String want = e.getValue();
+                String have = found.get(name.toLowerCase(Locale.ROOT));
+                String col = CollectionSchema.quote(name);
+                if (have == null) {
+                    throw new QuackException("addParquet(" + source + ") into collection '" + table.name() + "': "
+                            + "the files have no column '" + name + "' (" + want + "), which the collection needs; they "
+                            + "have " + found + ". Read files that an export of this collection wrote"
+                            + (objects ? " with includeObjects(true)" : ""));
+                }
+                boolean partition = partitions.contains(name.toLowerCase(Locale.ROOT));
+                if (have.equalsIgnoreCase(want)) {
+                    select.add(col);
+                } else if (have.equalsIgnoreCase("VARCHAR") && partition
+                        || have.equalsIgnoreCase(ENUM.matcher(want).replaceAll("VARCHAR"))) {
+                    checkCasts(c, files, col, want, source, table, name);
+                    select.add("CAST(" + col + " AS " + want + ")");
+                } else {
+                    throw new QuackException("addParquet(" + source + ") into collection '" + table.name() + "': "
+                            + "column '" + name + "' holds " + have + " in the files but the collection stores " + want
+                            + "; read files that an export of this collection wrote");
+                }
+            }
+            sql = "SELECT " + String.join(", ", select) + " FROM " + files;
+            try (PreparedStatement ps = c.connection().prepareStatement(sql)) {
+                db.running().started(ps);
+                try (ResultSet rs = ps.executeQuery(); RowCursor cursor = db.reader(true).open(rs)) {
+                    String what = "Reading " + source + " into collection '" + table.name() + "'";
+                    String statement = sql;
+                    load.addAll(() -> new Rows<>(table, cursor, objects, what, statement));
+                } finally {
+                    db.running().finished(ps);
+                }
+            }
+        } catch (SQLException e) {
+            QuackException closed = db.running().cancelledByClose("Reading Parquet", e);
+            throw closed != null ? closed : Failures.wrap("Reading " + source + " into collection '" + table.name()
+                    + "'", sql, e);
+        }
+    }
+
+    /** The columns an import needs, with the DuckDB type an export of this collection writes for each. */
+    private static Map<String, String> expectedColumns(CollectionTable<?, ?> table, PooledConnection c,
+                                                       boolean objects) throws SQLException {
+        Map<String, String> out = new LinkedHashMap<>();
+        if (objects) {
+            out.put(OBJECT, "BLOB");
+            return out;
+        }
+        SqlViews views = new SqlViews(table.database());
+        views.ensureMacros(c);
+        Map<String, String> exported = describe(c, views.exportSql(table, false, " LIMIT 0"), List.of());
+        for (Column col : table.columns().valueColumns()) {
+            String type = exported.get(col.name().toLowerCase(Locale.ROOT));
+            out.put(col.name(), type == null ? col.sqlType() : type);
+        }
+        return out;
+    }
+
+    /** Refuses, before anything is read, a partition (or enum) value that does not cast to its column's type. */
+    private static void checkCasts(PooledConnection c, String files, String col, String type, Path source,
+                                   CollectionTable<?, ?> table, String name) throws SQLException {
+        try (Statement s = c.connection().createStatement(); ResultSet rs = s.executeQuery(
+                "SELECT min(" + col + ") FROM (SELECT DISTINCT " + col + " FROM " + files + ") WHERE " + col
+                        + " IS NOT NULL AND TRY_CAST(" + col + " AS " + type + ") IS NULL")) {
+            if (rs.next() && rs.getString(1) != null) {
+                throw new QuackException("addParquet(" + source + ") into collection '" + table.name() + "': column '"
+                        + name + "' holds '" + rs.getString(1) + "', which is not a " + type + " value");
+            }
+        }
+    }
+
+    /** The objects of an import's rows, one per row, read as the cursor advances. */
+    private static final class Rows<O> implements Iterator<O> {
+        private final CollectionTable<O, ?> table;
+        private final RowCursor cursor;
+        private final RowSource row;
+        private final boolean objects;
+        private final String what;
+        private final String sql;
+        private Boolean ready;
+
+        Rows(CollectionTable<O, ?> table, RowCursor cursor, boolean objects, String what, String sql) {
+            this.table = table;
+            this.cursor = cursor;
+            this.row = cursor.row();
+            this.objects = objects;
+            this.what = what;
+            this.sql = sql;
+        }
+
+        @Override
+        public boolean hasNext() {
+            if (ready == null) {
+                try {
+                    ready = cursor.next();
+                } catch (SQLException e) {
+                    throw Failures.wrap(what, sql, e);
+                }
+            }
+            return ready;
+        }
+
+        @Override
+        public O next() {
+            if (!hasNext()) {
+                throw new NoSuchElementException();
+            }
+            ready = null;
+            try {
+                return objects ? table.columns().readObject(row) : table.columns().readValues(row);
+            } catch (SQLException e) {
+                throw Failures.wrap(what, sql, e);
+            }
+        }
+    }
+}
