@@ -77,4 +77,24 @@ final class ProbeReport {
         Files.writeString(out, md.toString());
         System.out.println(md);
     }
+
+    /** A table row: the measure, the median of {@code values} and every value. */
+    static void row(StringBuilder md, String name, java.util.List<Long> values) {
+        md.append(String.format(java.util.Locale.ROOT, "| %s | %,d | %s |%n", name, median(values), values));
+    }
+
+    /** The median of {@code values} (the mean of the middle two for an even count); 0 when empty. */
+    static long median(java.util.List<Long> values) {
+        java.util.List<Long> sorted = new java.util.ArrayList<>(values);
+        sorted.sort(java.util.Comparator.naturalOrder());
+        int m = sorted.size() / 2;
+        return sorted.isEmpty() ? 0 : sorted.size() % 2 == 1 ? sorted.get(m) : (sorted.get(m - 1) + sorted.get(m)) / 2;
+    }
+
+    /** Deletes {@code dir} and everything under it. */
+    static void delete(Path dir) throws IOException {
+        try (java.util.stream.Stream<Path> files = java.nio.file.Files.walk(dir)) {
+            files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+        }
+    }
 }

@@ -13,12 +13,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.stream.Stream;
 
 /**
  * What {@code DuckDBDatabase.snapshot} costs, and how long it makes writers wait. A file database of N benchmark
@@ -121,13 +119,13 @@ public final class SnapshotProbe {
                 quietWaits.add(quiet);
             }
         }
-        delete(work);
+        ProbeReport.delete(work);
         md.append("| measure | median ms | rounds ms |\n|---|--:|---|\n");
-        row(md, "file copy (closed)", copies);
-        row(md, "snapshot (open, writer running)", snapshots);
-        row(md, "longest single add during the snapshot", waits);
-        row(md, "longest single add, same time, no snapshot", quietWaits);
-        double ratio = (double) median(snapshots) / Math.max(1, median(copies));
+        ProbeReport.row(md, "file copy (closed)", copies);
+        ProbeReport.row(md, "snapshot (open, writer running)", snapshots);
+        ProbeReport.row(md, "longest single add during the snapshot", waits);
+        ProbeReport.row(md, "longest single add, same time, no snapshot", quietWaits);
+        double ratio = (double) ProbeReport.median(snapshots) / Math.max(1, ProbeReport.median(copies));
         long longest = waits.stream().mapToLong(Long::longValue).max().orElse(0);
         md.append(String.format(Locale.ROOT, "%nsnapshot ÷ file copy = %.2f (target ≤ 2: %s)%n", ratio,
                 ratio <= 2 ? "met" : "not met"));
@@ -186,23 +184,6 @@ public final class SnapshotProbe {
                 throw new IllegalStateException("the writer failed", failure);
             }
             return next;
-        }
-    }
-
-    private static void row(StringBuilder md, String name, List<Long> values) {
-        md.append(String.format(Locale.ROOT, "| %s | %,d | %s |%n", name, median(values), values));
-    }
-
-    private static long median(List<Long> values) {
-        List<Long> sorted = new ArrayList<>(values);
-        sorted.sort(Comparator.naturalOrder());
-        int m = sorted.size() / 2;
-        return sorted.isEmpty() ? 0 : sorted.size() % 2 == 1 ? sorted.get(m) : (sorted.get(m - 1) + sorted.get(m)) / 2;
-    }
-
-    private static void delete(Path dir) throws Exception {
-        try (Stream<Path> files = Files.walk(dir)) {
-            files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
         }
     }
 }
