@@ -87,12 +87,12 @@ public final class BulkLoad<O, A> implements AutoCloseable {
     }
 
     /**
-     * Adds every object of the Parquet files at {@code path} ({@code ParquetFiles.read}); a column check that
+     * Adds every object of the Parquet files at {@code path} ({@code ParquetImport.read}); a column check that
      * fails leaves the load as it was, any later failure fails the whole load.
      */
     public void addParquet(java.nio.file.Path path) {
         check();
-        io.quackjvm.api.internal.answer.ParquetFiles.read(table, this, path);
+        io.quackjvm.api.internal.answer.ParquetImport.read(table, this, path);
     }
 
     private void put(O object) {

@@ -1,0 +1,212 @@
+package io.quackjvm.api.internal.answer;
+
+import io.quackjvm.api.internal.collection.BulkLoad;
+import io.quackjvm.api.internal.collection.CollectionSchema;
+import io.quackjvm.api.internal.collection.CollectionTable;
+import io.quackjvm.api.internal.database.Database;
+import io.quackjvm.api.internal.database.Failures;
+
+import io.quackjvm.api.QuackException;
+import io.quackjvm.api.spi.Column;
+import io.quackjvm.api.spi.PooledConnection;
+import io.quackjvm.api.spi.RowCursor;
+import io.quackjvm.api.spi.RowSource;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.Set;
+import java.util.stream.Stream;
+
+/**
+ * Parquet files read into a bulk load: the whole objects of {@code _object} for a layout that keeps objects in one
+ * BLOB column, otherwise the typed fields, rebuilt by the layout ({@link io.quackjvm.api.spi.ObjectTable#readValues}).
+ * Every column the collection needs is checked against the files' schema (name and DuckDB type) before anything is
+ * read; partition columns, which hive-style directories hold as text, and enums, which Parquet holds as text, are
+ * cast to the column's type after checking that every value casts. Stateless.
+ */
+public final class ParquetImport {
+
+    private static final String OBJECT = "_object";
+    /** An enum type, anywhere in a type: Parquet holds enum values as text. */
+    private static final java.util.regex.Pattern ENUM = java.util.regex.Pattern.compile(
+            "ENUM\\((?:'(?:[^']|'')*'(?:, )?)*\\)");
+
+    private ParquetImport() {
+    }
+
+    /**
+     * Reads the Parquet file, or every {@code .parquet} file under the directory, {@code path} names into
+     * {@code load}, in the load's transaction.
+     *
+     * @throws QuackException before anything is stored, naming the problem: no such path, no Parquet file, a column
+     *                        the collection needs that the files lack or hold with another type, a partition value
+     *                        that is not of its column's type
+     */
+    public static <O> void read(CollectionTable<O, ?> table, BulkLoad<O, ?> load, Path path) {
+        table.checkOpen();
+        Path source = path.toAbsolutePath().normalize();
+        boolean directory = Files.isDirectory(source);
+        if (!directory && !Files.isRegularFile(source)) {
+            throw new QuackException("addParquet(" + source + ") into collection '" + table.name() + "': there is no "
+                    + "such file or directory");
+        }
+        Set<String> partitions = new LinkedHashSet<>();
+        if (directory) {
+            boolean any = false;
+            try (Stream<Path> all = Files.walk(source)) {
+                for (Path p : (Iterable<Path>) all::iterator) {
+                    String name = p.getFileName().toString();
+                    if (Files.isDirectory(p) && !p.equals(source) && name.indexOf('=') > 0) {
+                        partitions.add(name.substring(0, name.indexOf('=')).toLowerCase(Locale.ROOT));
+                    }
+                    any |= Files.isRegularFile(p) && name.endsWith(".parquet");
+                }
+            } catch (IOException e) {
+                throw new QuackException("addParquet(" + source + "): " + e, e);
+            }
+            if (!any) {
+                throw new QuackException("addParquet(" + source + ") into collection '" + table.name() + "': the "
+                        + "directory holds no .parquet file");
+            }
+        }
+        String files = "read_parquet(" + ParquetFiles.literal(directory ? source.resolve("**").resolve("*.parquet").toString()
+                : source.toString()) + ", hive_partitioning = " + directory + (directory
+                ? ", hive_types_autocast = false" : "") + ")";
+        boolean objects = SqlViews.objectsInOneBlob(table);
+        Database db = table.database();
+        String sql = null;
+        try (PooledConnection c = db.borrow()) {
+            Map<String, String> found = ParquetFiles.describe(c, "SELECT * FROM " + files, List.of());
+            Map<String, String> expected = expectedColumns(table, c, objects);
+            List<String> select = new ArrayList<>();
+            for (Map.Entry<String, String> e : expected.entrySet()) {
+                String name = e.getKey();
+                String want = e.getValue();
+                String have = found.get(name.toLowerCase(Locale.ROOT));
+                String col = CollectionSchema.quote(name);
+                if (have == null) {
+                    throw new QuackException("addParquet(" + source + ") into collection '" + table.name() + "': "
+                            + "the files have no column '" + name + "' (" + want + "), which the collection needs; they "
+                            + "have " + found + ". Read files that an export of this collection wrote"
+                            + (objects ? " with includeObjects(true)" : ""));
+                }
+                boolean partition = partitions.contains(name.toLowerCase(Locale.ROOT));
+                if (have.equalsIgnoreCase(want)) {
+                    select.add(col);
+                } else if (have.equalsIgnoreCase("VARCHAR") && partition
+                        || have.equalsIgnoreCase(ENUM.matcher(want).replaceAll("VARCHAR"))) {
+                    checkCasts(c, files, col, want, source, table, name);
+                    select.add("CAST(" + col + " AS " + want + ")");
+                } else {
+                    throw new QuackException("addParquet(" + source + ") into collection '" + table.name() + "': "
+                            + "column '" + name + "' holds " + have + " in the files but the collection stores " + want
+                            + "; read files that an export of this collection wrote");
+                }
+            }
+            sql = "SELECT " + String.join(", ", select) + " FROM " + files;
+            try (PreparedStatement ps = c.connection().prepareStatement(sql)) {
+                db.running().started(ps);
+                try (ResultSet rs = ps.executeQuery(); RowCursor cursor = db.reader(true).open(rs)) {
+                    String what = "Reading " + source + " into collection '" + table.name() + "'";
+                    String statement = sql;
+                    load.addAll(() -> new Rows<>(table, cursor, objects, what, statement));
+                } finally {
+                    db.running().finished(ps);
+                }
+            }
+        } catch (SQLException e) {
+            QuackException closed = db.running().cancelledByClose("Reading Parquet", e);
+            throw closed != null ? closed : Failures.wrap("Reading " + source + " into collection '" + table.name()
+                    + "'", sql, e);
+        }
+    }
+
+    /** The columns an import needs, with the DuckDB type an export of this collection writes for each. */
+    private static Map<String, String> expectedColumns(CollectionTable<?, ?> table, PooledConnection c,
+                                                       boolean objects) throws SQLException {
+        Map<String, String> out = new LinkedHashMap<>();
+        if (objects) {
+            out.put(OBJECT, "BLOB");
+            return out;
+        }
+        SqlViews views = new SqlViews(table.database());
+        views.ensureMacros(c);
+        Map<String, String> exported = ParquetFiles.describe(c, views.exportSql(table, false, " LIMIT 0"), List.of());
+        for (Column col : table.columns().valueColumns()) {
+            String type = exported.get(col.name().toLowerCase(Locale.ROOT));
+            out.put(col.name(), type == null ? col.sqlType() : type);
+        }
+        return out;
+    }
+
+    /** Refuses, before anything is read, a partition (or enum) value that does not cast to its column's type. */
+    private static void checkCasts(PooledConnection c, String files, String col, String type, Path source,
+                                   CollectionTable<?, ?> table, String name) throws SQLException {
+        try (Statement s = c.connection().createStatement(); ResultSet rs = s.executeQuery(
+                "SELECT min(" + col + ") FROM (SELECT DISTINCT " + col + " FROM " + files + ") WHERE " + col
+                        + " IS NOT NULL AND TRY_CAST(" + col + " AS " + type + ") IS NULL")) {
+            if (rs.next() && rs.getString(1) != null) {
+                throw new QuackException("addParquet(" + source + ") into collection '" + table.name() + "': column '"
+                        + name + "' holds '" + rs.getString(1) + "', which is not a " + type + " value");
+            }
+        }
+    }
+
+    /** The objects of an import's rows, one per row, read as the cursor advances. */
+    private static final class Rows<O> implements Iterator<O> {
+        private final CollectionTable<O, ?> table;
+        private final RowCursor cursor;
+        private final RowSource row;
+        private final boolean objects;
+        private final String what;
+        private final String sql;
+        private Boolean ready;
+
+        Rows(CollectionTable<O, ?> table, RowCursor cursor, boolean objects, String what, String sql) {
+            this.table = table;
+            this.cursor = cursor;
+            this.row = cursor.row();
+            this.objects = objects;
+            this.what = what;
+            this.sql = sql;
+        }
+
+        @Override
+        public boolean hasNext() {
+            if (ready == null) {
+                try {
+                    ready = cursor.next();
+                } catch (SQLException e) {
+                    throw Failures.wrap(what, sql, e);
+                }
+            }
+            return ready;
+        }
+
+        @Override
+        public O next() {
+            if (!hasNext()) {
+                throw new NoSuchElementException();
+            }
+            ready = null;
+            try {
+                return objects ? table.columns().readObject(row) : table.columns().readValues(row);
+            } catch (SQLException e) {
+                throw Failures.wrap(what, sql, e);
+            }
+        }
+    }
+}
