@@ -1,8 +1,10 @@
 package io.quackjvm.api.internal.answer;
 
 import io.quackjvm.api.internal.collection.CollectionSchema;
+import io.quackjvm.api.internal.collection.CollectionStatements;
 import io.quackjvm.api.internal.collection.CollectionTable;
 import io.quackjvm.api.internal.database.Database;
+import io.quackjvm.api.internal.database.DatabaseFiles;
 import io.quackjvm.api.internal.database.Failures;
 import io.quackjvm.api.internal.query.QuerySql;
 
@@ -15,15 +17,12 @@ import io.quackjvm.api.spi.PooledConnection;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -40,7 +39,6 @@ import java.util.stream.Stream;
  * whole object as {@code _object}, written hive-style under {@code attr=value/} directories when partitioned. The
  * files are written into a temporary directory beside the target and moved there once complete, so a failed
  * export leaves nothing at the target.
- *
  */
 public final class ParquetFiles {
 
@@ -48,8 +46,6 @@ public final class ParquetFiles {
 
     private ParquetFiles() {
     }
-
-    // ------------------------------------------------------------------------------------------------ export
 
     /**
      * Writes the rows of {@code table} that match every one of {@code wheres} into Parquet files under {@code dir}.
@@ -165,7 +161,7 @@ public final class ParquetFiles {
             throws SQLException {
         Map<String, String> out = new LinkedHashMap<>();
         try (PreparedStatement ps = c.connection().prepareStatement("DESCRIBE " + select)) {
-            bind(ps, params);
+            CollectionStatements.bind(ps, params);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     out.put(rs.getString(1).toLowerCase(Locale.ROOT), rs.getString(2));
@@ -177,7 +173,7 @@ public final class ParquetFiles {
 
     private static long run(Database db, PooledConnection c, String sql, List<Object> params) throws SQLException {
         try (PreparedStatement ps = c.connection().prepareStatement(sql)) {
-            bind(ps, params);
+            CollectionStatements.bind(ps, params);
             db.running().started(ps);
             try {
                 if (ps.execute()) {
@@ -189,12 +185,6 @@ public final class ParquetFiles {
             } finally {
                 db.running().finished(ps);
             }
-        }
-    }
-
-    private static void bind(PreparedStatement ps, List<Object> params) throws SQLException {
-        for (int i = 0; i < params.size(); i++) {
-            ps.setObject(i + 1, params.get(i));
         }
     }
 
@@ -216,21 +206,12 @@ public final class ParquetFiles {
         if (Files.isDirectory(to)) {
             Files.delete(to); // checked empty before the export began
         }
-        try {
-            Files.move(from, to, StandardCopyOption.ATOMIC_MOVE);
-        } catch (AtomicMoveNotSupportedException e) {
-            Files.move(from, to);
-        }
+        DatabaseFiles.moveIntoPlace(from, to);
     }
 
     private static void deleteTree(Path dir) {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try (Stream<Path> all = Files.walk(dir)) {
-            for (Path p : all.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
+        try {
+            DatabaseFiles.deleteTree(dir);
         } catch (IOException | UncheckedIOException ignored) {
             // a leftover temporary directory, under a name no export is ever made to
         }

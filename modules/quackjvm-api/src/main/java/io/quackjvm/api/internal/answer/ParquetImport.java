@@ -144,7 +144,7 @@ public final class ParquetImport {
         }
         SqlViews views = new SqlViews(table.database());
         views.ensureMacros(c);
-        Map<String, String> exported = ParquetFiles.describe(c, views.exportSql(table, false, " LIMIT 0"), List.of());
+        Map<String, String> exported = ParquetFiles.describe(c, views.exportSql(table, false, ""), List.of());
         for (Column col : table.columns().valueColumns()) {
             String type = exported.get(col.name().toLowerCase(Locale.ROOT));
             out.put(col.name(), type == null ? col.sqlType() : type);

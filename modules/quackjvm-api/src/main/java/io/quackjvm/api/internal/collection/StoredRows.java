@@ -30,6 +30,7 @@ final class StoredRows<O> implements ObjectTable<O> {
     private final Reading<O> read;
     private final Reading<O> readLookup;
     private final Reading<O> readCopy;
+    private final Reading<O> readValues;
 
     StoredRows(String collection, ObjectTable<O> layout, KeyType<?> keyType) {
         this.collection = collection;
@@ -38,6 +39,7 @@ final class StoredRows<O> implements ObjectTable<O> {
         this.read = layout::read;
         this.readLookup = layout::readLookup;
         this.readCopy = layout::readCopy;
+        this.readValues = layout::readValues;
     }
 
     /** Reads with {@code reading}; a failure names the collection and {@code key} (when not {@code null}). */
@@ -101,7 +103,7 @@ final class StoredRows<O> implements ObjectTable<O> {
 
     @Override
     public O readValues(RowSource row) throws SQLException {
-        return guarded(layout::readValues, row, null);
+        return guarded(readValues, row, null);
     }
 
     @Override

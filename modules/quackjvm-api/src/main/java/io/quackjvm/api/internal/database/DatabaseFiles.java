@@ -22,7 +22,7 @@ import java.util.stream.Stream;
  * saying what it is, and nothing in it is changed; and removing what a failed open created. Opening is
  * {@link Database}'s.
  */
-final class DatabaseFiles {
+public final class DatabaseFiles {
 
     private static final Logger LOG = LoggerFactory.getLogger(DatabaseFiles.class);
 
@@ -105,7 +105,7 @@ final class DatabaseFiles {
     }
 
     /** Deletes a file, or a directory and everything in it; nothing when it does not exist. */
-    static void deleteTree(Path path) throws IOException {
+    public static void deleteTree(Path path) throws IOException {
         if (!Files.exists(path, LinkOption.NOFOLLOW_LINKS)) {
             return;
         }
@@ -113,6 +113,15 @@ final class DatabaseFiles {
             for (Path p : (Iterable<Path>) walk.sorted(Comparator.reverseOrder())::iterator) {
                 Files.deleteIfExists(p);
             }
+        }
+    }
+
+    /** Moves a finished file or directory into place: atomically where the file system can, else plainly. */
+    public static void moveIntoPlace(Path from, Path to) throws IOException {
+        try {
+            Files.move(from, to, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        } catch (java.nio.file.AtomicMoveNotSupportedException e) {
+            Files.move(from, to);
         }
     }
 

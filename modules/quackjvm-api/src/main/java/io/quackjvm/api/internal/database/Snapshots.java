@@ -5,10 +5,8 @@ import io.quackjvm.api.spi.PooledConnection;
 
 import java.io.IOException;
 import java.lang.ref.Reference;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.concurrent.atomic.AtomicLong;
@@ -109,11 +107,7 @@ public final class Snapshots {
 
     private static void move(Path from, Path to) {
         try {
-            try {
-                Files.move(from, to, StandardCopyOption.ATOMIC_MOVE);
-            } catch (AtomicMoveNotSupportedException e) {
-                Files.move(from, to);
-            }
+            DatabaseFiles.moveIntoPlace(from, to);
         } catch (IOException e) {
             throw new QuackException("The snapshot was written but could not be moved to " + to + ": " + e
                     + ". Nothing was kept; check the directory's permissions and free space", e);
