@@ -13,6 +13,8 @@ module io.quackjvm.api {
     requires duckdb.jdbc;
     requires org.slf4j;
     requires com.github.benmanes.caffeine;
+    // optional: a statement's JFR event is recorded only where jdk.jfr is in the module graph
+    requires static jdk.jfr;
 
     exports io.quackjvm.api;
     exports io.quackjvm.api.spi;

@@ -55,6 +55,14 @@ public final class Aggregates<O> {
         return new Aggregates<>(sql.where(Objects.requireNonNull(query, "query")));
     }
 
+    /**
+     * With the options of this call, for example {@code with(DuckDBOptions.timeout(Duration.ofSeconds(5)))}: the
+     * statement is cancelled with {@link QueryTimeoutException} once it runs longer.
+     */
+    public Aggregates<O> with(DuckDBOptions options) {
+        return new Aggregates<>(sql.with(Objects.requireNonNull(options, "options")));
+    }
+
     /** How many objects (match). */
     public long count() {
         return sql.count();

@@ -6,6 +6,7 @@ import io.quackjvm.api.spi.WritePolicyProvider;
 
 import java.io.File;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
 
@@ -80,6 +81,45 @@ public interface DatabaseConfig<B extends DatabaseConfig<B>> {
      * origin when the garbage collector releases it. For finding leaks in tests.
      */
     B trackUnclosedResults(boolean track);
+
+    /**
+     * Cancels every retrieval, count, aggregate and SQL statement that runs longer than {@code timeout} (default:
+     * none); the caller gets {@link QueryTimeoutException}. A call overrides it with {@link DuckDBOptions#timeout}
+     * in its query options, a SQL statement with {@link QueryResult#timeout}. Writes are not bounded by it: they
+     * end whole or roll back whole. See docs/operations.md.
+     *
+     * @throws IllegalArgumentException when {@code timeout} is zero or negative
+     */
+    B queryTimeout(Duration timeout);
+
+    /**
+     * Logs a warning through SLF4J (logger {@code io.quackjvm.slow}) for every statement that takes
+     * {@code threshold} or longer, with its SQL (values elided), the CQEngine query it came from, its rows and its
+     * time (default: off). A JFR event ({@code quackjvm.Statement}) is recorded independently, at the threshold of
+     * the recording's settings. See docs/operations.md.
+     *
+     * @throws IllegalArgumentException when {@code threshold} is negative
+     */
+    B slowStatementThreshold(Duration threshold);
+
+    /**
+     * Lets at most {@code max} retrievals, counts, aggregates, exports and SQL statements run at once in this
+     * database (default: no limit); the others wait their turn in arrival order, up to
+     * {@link #admissionTimeout(Duration)}. Lookups by primary key and writes never wait for it. A lever on the tail
+     * latency of short queries when long ones share DuckDB's threads with them: see docs/operations.md for what
+     * it buys on a small machine.
+     *
+     * @throws IllegalArgumentException when {@code max} is less than 1
+     */
+    B maxConcurrentQueries(int max);
+
+    /**
+     * How long a statement waits for its turn under {@link #maxConcurrentQueries(int)} before it fails with
+     * {@link QueryTimeoutException} (default: 30 seconds).
+     *
+     * @throws IllegalArgumentException when {@code timeout} is zero or negative
+     */
+    B admissionTimeout(Duration timeout);
 
     /** Uses these result readers instead of the ones discovered with {@link java.util.ServiceLoader}. */
     B resultReaders(ResultReaderProvider... providers);

@@ -3,6 +3,8 @@ package io.quackjvm.api;
 import com.googlecode.cqengine.IndexedCollection;
 import com.googlecode.cqengine.attribute.SimpleAttribute;
 import com.googlecode.cqengine.persistence.Persistence;
+import com.googlecode.cqengine.query.Query;
+import com.googlecode.cqengine.query.option.QueryOptions;
 import io.quackjvm.api.internal.answer.AggregateSql;
 import io.quackjvm.api.internal.database.Catalog;
 import io.quackjvm.api.internal.collection.CollectionTable;
@@ -20,6 +22,7 @@ import io.quackjvm.api.spi.WritePolicyProvider;
 
 import java.io.File;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -283,6 +286,43 @@ public final class DuckDBDatabase implements AutoCloseable {
         ownPersistence(collection, "The collection").close();
     }
 
+    /**
+     * How {@code query} on {@code collection}, a collection of this database, is answered, as text for a person:
+     * whether DuckDB answers it as one statement or CQEngine's engine does with the collection's indexes, the
+     * statement with its {@code ?} parameters, what is filtered or ordered in Java, and DuckDB's plan
+     * ({@code EXPLAIN}) of the statement. Nothing is retrieved. See docs/operations.md.
+     *
+     * @throws IllegalArgumentException   when the collection is not one of this database's
+     * @throws PersistenceClosedException when the collection or the database is closed
+     */
+    public <O> String explain(IndexedCollection<O> collection, Query<O> query) {
+        persistenceOf(collection, "The collection");
+        Objects.requireNonNull(query, "query");
+        if (!(collection instanceof QuackCollection<O> quack)) {
+            throw new IllegalArgumentException("explain needs a collection built by this database's "
+                    + "collection(primaryKey).build()");
+        }
+        return quack.explain(query, new QueryOptions());
+    }
+
+    /**
+     * Adds a listener that hears every statement, write, write-lock wait and write conflict of this database from
+     * now on, for metrics; quackjvm-micrometer's {@code QuackMetrics} adds one. See {@link OperationListener}.
+     */
+    public void addListener(OperationListener listener) {
+        database.statements().addListener(listener);
+    }
+
+    /** Removes a listener added with {@link #addListener}; does nothing when it was not added. */
+    public void removeListener(OperationListener listener) {
+        database.statements().removeListener(listener);
+    }
+
+    /** The connections of this database's pool: lent now, and idle. */
+    public ConnectionPoolStats poolStats() {
+        return database.poolStats();
+    }
+
     /** Refreshes DuckDB's planner statistics of every table (ANALYZE). */
     public void analyze() {
         database.checkOpen();
@@ -301,6 +341,20 @@ public final class DuckDBDatabase implements AutoCloseable {
      */
     public String describe() {
         return Catalog.describe(database, openTables(), views);
+    }
+
+    /**
+     * What the object cache of each open collection has done since it was built, by collection name (see
+     * {@link DuckDBPersistence#cacheStats()}), in the order the collections were built.
+     *
+     * @throws PersistenceClosedException when the database is closed
+     */
+    public Map<String, ObjectCacheStats> cacheStats() {
+        Map<String, ObjectCacheStats> out = new LinkedHashMap<>();
+        for (DuckDBPersistence<?, ?> p : open(null)) {
+            out.put(p.getTableName(), p.cacheStats());
+        }
+        return out;
     }
 
     /** The names of the collections built so far and not closed, in the order they were built. */
@@ -472,6 +526,30 @@ public final class DuckDBDatabase implements AutoCloseable {
         @Override
         public Builder trackUnclosedResults(boolean track) {
             options.trackUnclosedResults(track);
+            return this;
+        }
+
+        @Override
+        public Builder queryTimeout(Duration timeout) {
+            options.queryTimeout(timeout);
+            return this;
+        }
+
+        @Override
+        public Builder slowStatementThreshold(Duration threshold) {
+            options.slowStatementThreshold(threshold);
+            return this;
+        }
+
+        @Override
+        public Builder maxConcurrentQueries(int max) {
+            options.maxConcurrentQueries(max);
+            return this;
+        }
+
+        @Override
+        public Builder admissionTimeout(Duration timeout) {
+            options.admissionTimeout(timeout);
             return this;
         }
 

@@ -46,9 +46,17 @@ public final class DuckDBJoin<L, R> {
     private final Attribute<R, ?> rightAttribute;
     private final Query<L> leftQuery;
     private final Query<R> rightQuery;
+    /** The call's own options, or {@code null}. */
+    private final DuckDBOptions options;
 
     DuckDBJoin(DuckDBPersistence<L, ?> left, DuckDBPersistence<R, ?> right, Attribute<L, ?> leftAttribute,
                Attribute<R, ?> rightAttribute, Query<L> leftQuery, Query<R> rightQuery) {
+        this(left, right, leftAttribute, rightAttribute, leftQuery, rightQuery, null);
+    }
+
+    private DuckDBJoin(DuckDBPersistence<L, ?> left, DuckDBPersistence<R, ?> right, Attribute<L, ?> leftAttribute,
+                       Attribute<R, ?> rightAttribute, Query<L> leftQuery, Query<R> rightQuery, DuckDBOptions options) {
+        this.options = options;
         this.left = left;
         this.right = right;
         this.leftAttribute = leftAttribute;
@@ -67,7 +75,8 @@ public final class DuckDBJoin<L, R> {
     public <A> DuckDBJoin<L, R> on(Attribute<L, A> leftAttribute, Attribute<R, A> rightAttribute) {
         Objects.requireNonNull(leftAttribute, "leftAttribute");
         Objects.requireNonNull(rightAttribute, "rightAttribute");
-        DuckDBJoin<L, R> join = new DuckDBJoin<>(left, right, leftAttribute, rightAttribute, leftQuery, rightQuery);
+        DuckDBJoin<L, R> join = new DuckDBJoin<>(left, right, leftAttribute, rightAttribute, leftQuery, rightQuery,
+                options);
         join.sql();   // validates now, with the attribute named
         return join;
     }
@@ -75,13 +84,23 @@ public final class DuckDBJoin<L, R> {
     /** Keeps only pairs whose left object matches {@code query}. */
     public DuckDBJoin<L, R> whereLeft(Query<L> query) {
         return new DuckDBJoin<>(left, right, leftAttribute, rightAttribute, Objects.requireNonNull(query, "query"),
-                rightQuery);
+                rightQuery, options);
     }
 
     /** Keeps only pairs whose right object matches {@code query}. */
     public DuckDBJoin<L, R> whereRight(Query<R> query) {
         return new DuckDBJoin<>(left, right, leftAttribute, rightAttribute, leftQuery,
-                Objects.requireNonNull(query, "query"));
+                Objects.requireNonNull(query, "query"), options);
+    }
+
+    /**
+     * With the options of this call, for example {@code with(DuckDBOptions.timeout(Duration.ofSeconds(5)))}: a
+     * statement of the join that runs longer is cancelled with {@link QueryTimeoutException} (for
+     * {@link #stream}, until its first pairs are ready).
+     */
+    public DuckDBJoin<L, R> with(DuckDBOptions options) {
+        return new DuckDBJoin<>(left, right, leftAttribute, rightAttribute, leftQuery, rightQuery,
+                Objects.requireNonNull(options, "options"));
     }
 
     /**
@@ -115,7 +134,8 @@ public final class DuckDBJoin<L, R> {
         }
         left.table().checkOpen();
         right.table().checkOpen();
-        return new JoinSql<>(left.table(), leftAttribute, leftQuery, right.table(), rightAttribute, rightQuery);
+        return new JoinSql<>(left.table(), leftAttribute, leftQuery, right.table(), rightAttribute, rightQuery,
+                options);
     }
 
     @Override

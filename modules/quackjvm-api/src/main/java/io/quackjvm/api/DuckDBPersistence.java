@@ -27,6 +27,7 @@ import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.sql.Connection;
 import java.util.Locale;
 import java.util.Map;
@@ -307,6 +308,25 @@ public final class DuckDBPersistence<O, A extends Comparable<A>> implements SQLi
         return table.cache().stats();
     }
 
+    /**
+     * Adds a listener that hears every statement, write, write-lock wait and write conflict of this persistence's
+     * database from now on, for metrics (for a collection of a {@link DuckDBDatabase}: of every collection of
+     * it). See {@link OperationListener}.
+     */
+    public void addListener(OperationListener listener) {
+        database.statements().addListener(listener);
+    }
+
+    /** Removes a listener added with {@link #addListener}; does nothing when it was not added. */
+    public void removeListener(OperationListener listener) {
+        database.statements().removeListener(listener);
+    }
+
+    /** The connections of this persistence's database pool: lent now, and idle. */
+    public ConnectionPoolStats poolStats() {
+        return database.poolStats();
+    }
+
     /** The name of the table that holds the objects. */
     public String getTableName() {
         return table.name();
@@ -542,6 +562,30 @@ public final class DuckDBPersistence<O, A extends Comparable<A>> implements SQLi
         public Builder<O, A> progressListener(ProgressListener listener) {
             once(progressListener != null, "progressListener");
             this.progressListener = Objects.requireNonNull(listener, "progressListener");
+            return this;
+        }
+
+        @Override
+        public Builder<O, A> queryTimeout(Duration timeout) {
+            options.queryTimeout(timeout);
+            return this;
+        }
+
+        @Override
+        public Builder<O, A> slowStatementThreshold(Duration threshold) {
+            options.slowStatementThreshold(threshold);
+            return this;
+        }
+
+        @Override
+        public Builder<O, A> maxConcurrentQueries(int max) {
+            options.maxConcurrentQueries(max);
+            return this;
+        }
+
+        @Override
+        public Builder<O, A> admissionTimeout(Duration timeout) {
+            options.admissionTimeout(timeout);
             return this;
         }
 

@@ -3,6 +3,7 @@ package io.quackjvm.api;
 import io.quackjvm.api.internal.answer.SqlRunner;
 import io.quackjvm.api.internal.answer.SqlValues;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -36,12 +37,39 @@ public final class QueryResult {
     private final SqlRunner runner;
     private final String sql;
     private final Object[] params;
+    /** This query's own timeout, or {@code null} for the database's. */
+    private final Duration timeout;
 
     QueryResult(SqlRunner runner, String sql, Object[] params) {
+        this(runner, sql, params, null);
+        runner.check().check(sql);
+    }
+
+    private QueryResult(SqlRunner runner, String sql, Object[] params, Duration timeout) {
         this.runner = runner;
         this.sql = sql;
         this.params = params;
-        runner.check().check(sql);
+        this.timeout = timeout;
+    }
+
+    /**
+     * This query with a time of its own: each of its methods then cancels the statement once it runs longer
+     * than {@code timeout} and throws {@link QueryTimeoutException}; overrides the database's
+     * {@link DatabaseConfig#queryTimeout(Duration)}. For {@link #stream}, the time runs until the first rows are
+     * ready.
+     *
+     * @throws IllegalArgumentException when {@code timeout} is zero or negative
+     */
+    public QueryResult timeout(Duration timeout) {
+        return new QueryResult(runner, sql, params, DuckDBOptions.positive(timeout, "timeout"));
+    }
+
+    /**
+     * DuckDB's plan of this query ({@code EXPLAIN}), as text: the operators, the tables and indexes they read
+     * and the filters pushed into the scans. The query itself does not run.
+     */
+    public String explain() {
+        return runner.explain(sql, params, timeout);
     }
 
     /**
@@ -51,7 +79,7 @@ public final class QueryResult {
      */
     public <T> T scalar(Class<T> type) {
         Objects.requireNonNull(type, "type");
-        return runner.read(sql, params, false, (columns, rows) -> {
+        return runner.read(sql, params, false, timeout, (columns, rows) -> {
             if (columns.size() != 1) {
                 throw new QuackException("scalar() needs a result of one column; the query returns " + columns.size()
                         + " " + columns + ". Use records() or list(). SQL: " + sql);
@@ -71,7 +99,7 @@ public final class QueryResult {
     /** The first column of every row, converted to {@code type}; {@code null} for SQL NULL. */
     public <T> List<T> list(Class<T> type) {
         Objects.requireNonNull(type, "type");
-        return runner.read(sql, params, true, (columns, rows) -> {
+        return runner.read(sql, params, true, timeout, (columns, rows) -> {
             if (columns.isEmpty()) {
                 throw new QuackException("The query returns no columns. SQL: " + sql);
             }
@@ -93,7 +121,7 @@ public final class QueryResult {
      */
     public <R> List<R> records(Class<R> type) {
         Objects.requireNonNull(type, "type");
-        return runner.read(sql, params, true, (columns, rows) -> {
+        return runner.read(sql, params, true, timeout, (columns, rows) -> {
             SqlRunner.RowMapper<R> mapper = SqlValues.mapper(type, columns);
             List<R> out = new ArrayList<>();
             while (rows.next()) {
@@ -112,7 +140,7 @@ public final class QueryResult {
      */
     public <R> Stream<R> stream(Class<R> type) {
         Objects.requireNonNull(type, "type");
-        SqlRunner.Rows<R> rows = runner.open(sql, params, columns -> SqlValues.mapper(type, columns));
+        SqlRunner.Rows<R> rows = runner.open(sql, params, timeout, columns -> SqlValues.mapper(type, columns));
         Spliterator<R> spliterator = new Spliterators.AbstractSpliterator<>(Long.MAX_VALUE, Spliterator.ORDERED) {
             private final Object[] next = new Object[1];
 
@@ -131,7 +159,7 @@ public final class QueryResult {
 
     /** The number of rows of the result (counted by DuckDB, not read into Java). */
     public long count() {
-        return runner.read(runner.check().countSql(sql), params, false, (columns, rows) -> {
+        return runner.read(runner.check().countSql(sql), params, false, timeout, (columns, rows) -> {
             rows.next();
             return rows.row().getLong(0);
         });

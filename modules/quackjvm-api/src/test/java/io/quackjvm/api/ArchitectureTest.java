@@ -33,7 +33,8 @@ class ArchitectureTest {
 
     /** Types of the exported user package that the engine may use: values and callbacks it hands to users. */
     private static final List<Class<?>> ENGINE_MAY_USE = List.of(DuckDBFlags.class, ObjectCacheStats.class, ExportSummary.class,
-            Progress.class, ProgressListener.class);
+            Progress.class, ProgressListener.class, Operation.class, OperationListener.class, DuckDBOptions.class,
+            ConnectionPoolStats.class);
 
     private static final Path SOURCES = Path.of("src/main/java/io/quackjvm/api");
 

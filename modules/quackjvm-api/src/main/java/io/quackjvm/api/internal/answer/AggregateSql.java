@@ -48,17 +48,25 @@ public final class AggregateSql<O> {
     private final List<Query<O>> wheres;
     /** The translation of each of {@link #wheres}: the SELECT of the keys of the objects it matches. */
     private final List<QuerySql.Translation<O>> whereKeys;
+    /** The call's own options (its timeout), or {@code null} for the database's. */
+    private final io.quackjvm.api.DuckDBOptions options;
 
     private AggregateSql(CollectionTable<O, ?> table, SqlViews views, List<Query<O>> wheres,
-                         List<QuerySql.Translation<O>> whereKeys) {
+                         List<QuerySql.Translation<O>> whereKeys, io.quackjvm.api.DuckDBOptions options) {
         this.table = table;
         this.views = views;
         this.wheres = wheres;
         this.whereKeys = whereKeys;
+        this.options = options;
     }
 
     public static <O> AggregateSql<O> of(CollectionTable<O, ?> table, SqlViews views) {
-        return new AggregateSql<>(table, views, List.of(), List.of());
+        return new AggregateSql<>(table, views, List.of(), List.of(), null);
+    }
+
+    /** With the call's own options. */
+    public AggregateSql<O> with(io.quackjvm.api.DuckDBOptions callOptions) {
+        return new AggregateSql<>(table, views, wheres, whereKeys, callOptions);
     }
 
     /**
@@ -77,7 +85,7 @@ public final class AggregateSql<O> {
         queries.add(query);
         List<QuerySql.Translation<O>> keys = new ArrayList<>(whereKeys);
         keys.add(t);
-        return new AggregateSql<>(table, views, List.copyOf(queries), List.copyOf(keys));
+        return new AggregateSql<>(table, views, List.copyOf(queries), List.copyOf(keys), options);
     }
 
     /** A statement and the values of its placeholders. */
@@ -356,10 +364,22 @@ public final class AggregateSql<O> {
                     ps.setObject(i + 1, params.get(i));
                 }
                 List<T> out = new ArrayList<>();
-                try (ResultSet rs = ps.executeQuery(); RowCursor rows = db.reader(false).open(rs)) {
+                QueryOptions call = new QueryOptions();
+                if (options != null) {
+                    call.put(io.quackjvm.api.DuckDBOptions.class, options);
+                }
+                if (!wheres.isEmpty()) {
+                    call.put(io.quackjvm.api.internal.database.Statements.ORIGIN, wheres.size() == 1 ? wheres.get(0)
+                            : wheres);
+                }
+                try (io.quackjvm.api.internal.database.Statements.Run run = table.statements().start(ps,
+                        io.quackjvm.api.Operation.AGGREGATE, sql, call);
+                     ResultSet rs = ps.executeQuery(); RowCursor rows = db.reader(false).open(rs)) {
                     while (rows.next()) {
                         out.add(reader.read(rows.row()));
                     }
+                    run.rows(out.size());
+                    run.succeeded();
                 }
                 return out;
             } finally {

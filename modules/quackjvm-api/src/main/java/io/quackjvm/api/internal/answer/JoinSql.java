@@ -29,6 +29,9 @@ import java.util.function.BiFunction;
  */
 public final class JoinSql<L, R> {
 
+    /** The call's own options (its timeout), or {@code null}. */
+    private final io.quackjvm.api.DuckDBOptions callOptions;
+
     private final CollectionTable<L, ?> left;
     private final CollectionTable<R, ?> right;
     private final QuerySql.Translation<L> leftWhere;
@@ -48,7 +51,9 @@ public final class JoinSql<L, R> {
      *                                  join attribute, or when the two store their values differently
      */
     public JoinSql(CollectionTable<L, ?> left, Attribute<L, ?> leftAttribute, Query<L> leftQuery,
-                   CollectionTable<R, ?> right, Attribute<R, ?> rightAttribute, Query<R> rightQuery) {
+                   CollectionTable<R, ?> right, Attribute<R, ?> rightAttribute, Query<R> rightQuery,
+                   io.quackjvm.api.DuckDBOptions callOptions) {
+        this.callOptions = callOptions;
         this.left = left;
         this.right = right;
         this.lv = visible(left, leftAttribute, "left");
@@ -133,6 +138,15 @@ public final class JoinSql<L, R> {
     }
 
     /** The number of pairs. */
+    /** Query options carrying the call's own options. */
+    private QueryOptions options() {
+        QueryOptions options = new QueryOptions();
+        if (callOptions != null) {
+            options.put(io.quackjvm.api.DuckDBOptions.class, callOptions);
+        }
+        return options;
+    }
+
     public long count() {
         left.checkOpen();
         right.checkOpen();
@@ -146,7 +160,8 @@ public final class JoinSql<L, R> {
             }
             return n;
         }
-        return left.statements().queryLong(new QueryOptions(), "SELECT count(*) FROM (" + pairs + ")", params);
+        return left.statements().queryLong(options(), "SELECT count(*) FROM (" + pairs + ")", params,
+                io.quackjvm.api.Operation.AGGREGATE);
     }
 
     /**
@@ -159,7 +174,7 @@ public final class JoinSql<L, R> {
         right.checkOpen();
         int leftColumns = left.columns().count();
         String sql = objectsSql();
-        QueryOptions options = new QueryOptions();
+        QueryOptions options = options();
         Query<L> leftResidual = leftWhere == null ? null : leftWhere.residual();
         Query<R> rightResidual = rightWhere == null ? null : rightWhere.residual();
         CloseableIterator<Object[]> rows = left.reads().query(options, sql, params, true, (l, row) -> new Object[]{l,

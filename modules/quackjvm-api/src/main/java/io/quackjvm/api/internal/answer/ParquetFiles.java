@@ -174,16 +174,20 @@ public final class ParquetFiles {
     private static long run(Database db, PooledConnection c, String sql, List<Object> params) throws SQLException {
         try (PreparedStatement ps = c.connection().prepareStatement(sql)) {
             CollectionStatements.bind(ps, params);
-            db.running().started(ps);
-            try {
+            // not bounded by the query timeout (an export is as long as its data); closing the database cancels it
+            try (io.quackjvm.api.internal.database.Statements.Run run = db.statements().start(ps,
+                    io.quackjvm.api.Operation.EXPORT, null, sql, null, null)) {
+                long rows;
                 if (ps.execute()) {
                     try (ResultSet rs = ps.getResultSet()) {
-                        return rs.next() ? rs.getLong(1) : 0;
+                        rows = rs.next() ? rs.getLong(1) : 0;
                     }
+                } else {
+                    rows = ps.getUpdateCount();
                 }
-                return ps.getUpdateCount();
-            } finally {
-                db.running().finished(ps);
+                run.rows(rows);
+                run.succeeded();
+                return rows;
             }
         }
     }

@@ -4,6 +4,8 @@ import io.quackjvm.api.internal.collection.CollectionTable;
 import io.quackjvm.api.internal.database.Database;
 import io.quackjvm.api.internal.database.Failures;
 import io.quackjvm.api.internal.database.OpenResources;
+import io.quackjvm.api.internal.database.Statements;
+import io.quackjvm.api.Operation;
 
 import io.quackjvm.api.PersistenceClosedException;
 import io.quackjvm.api.spi.PooledConnection;
@@ -15,6 +17,7 @@ import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
@@ -53,8 +56,29 @@ public final class SqlRunner {
     }
 
     /** Runs {@code sql} and reads its whole result with {@code reader}, on the bulk reader when {@code large}. */
-    public <T> T read(String sql, Object[] params, boolean large, Reader<T> reader) {
+    public <T> T read(String sql, Object[] params, boolean large, Duration timeout, Reader<T> reader) {
         check.check(sql);
+        return run(sql, sql, params, large, timeout, reader);
+    }
+
+    /** DuckDB's plan of {@code sql} ({@code EXPLAIN}), the text of its plan rows. */
+    public String explain(String sql, Object[] params, Duration timeout) {
+        check.check(sql);
+        return run("EXPLAIN " + sql, sql, params, false, timeout, (columns, rows) -> explainText(rows));
+    }
+
+    /** The plan rows of an {@code EXPLAIN} (key, plan text) as one text. */
+    public static String explainText(RowCursor rows) throws SQLException {
+        StringBuilder out = new StringBuilder();
+        while (rows.next()) {
+            String plan = rows.row().getString(rows.row().isNull(1) ? 0 : 1);
+            out.append(plan == null ? "" : plan.strip()).append('\n');
+        }
+        return out.toString();
+    }
+
+    private <T> T run(String statement, String sql, Object[] params, boolean large, Duration timeout,
+                      Reader<T> reader) {
         PooledConnection c = db.borrow();
         Session session = new Session(c);
         boolean ok = false;
@@ -62,12 +86,25 @@ public final class SqlRunner {
         try {
             session.begin(views, tables.get());
             T out;
-            ps = c.connection().prepareStatement(sql);
-            // close() cancels it and waits until the connection is back
-            db.running().started(ps);
+            ps = c.connection().prepareStatement(statement);
             bind(ps, params);
-            try (ResultSet rs = ps.executeQuery(); RowCursor rows = db.reader(large).open(rs)) {
-                out = reader.read(columns(rs), rows);
+            // closing the database cancels it and waits until the connection is back
+            try (Statements.Run run = start(ps, sql, timeout);
+                 ResultSet rs = ps.executeQuery(); RowCursor rows = db.reader(large).open(rs)) {
+                long[] count = new long[1];
+                out = reader.read(columns(rs), new RowCursor() {
+                    @Override public boolean next() throws SQLException {
+                        boolean more = rows.next();
+                        if (more) {
+                            count[0]++;
+                        }
+                        return more;
+                    }
+                    @Override public RowSource row() { return rows.row(); }
+                    @Override public void close() throws SQLException { rows.close(); }
+                });
+                run.rows(count[0]);
+                run.succeeded();
             }
             ok = true;
             return out;
@@ -77,14 +114,16 @@ public final class SqlRunner {
         } finally {
             closeQuietly(ps);
             session.end(ok);
-            if (ps != null) {
-                db.running().finished(ps);
-            }
         }
     }
 
+    private Statements.Run start(PreparedStatement ps, String sql, Duration timeout) {
+        return db.statements().start(ps, Operation.SQL, null, sql,
+                timeout != null ? timeout : db.statements().timeoutOf(null), null);
+    }
+
     /** Runs {@code sql} and returns a streaming cursor over its rows, mapped by {@code mapper}. */
-    public <T> Rows<T> open(String sql, Object[] params, RowMapperFactory<T> mapper) {
+    public <T> Rows<T> open(String sql, Object[] params, Duration timeout, RowMapperFactory<T> mapper) {
         check.check(sql);
         PooledConnection c = db.borrow();
         // the stream's resources are reached from the database's registry: they hold the pool's connection,
@@ -96,7 +135,10 @@ public final class SqlRunner {
             session.begin(views, tables.get());
             ps = c.connection().prepareStatement(sql);
             bind(ps, params);
-            rs = ps.executeQuery();
+            try (Statements.Run run = start(ps, sql, timeout)) {
+                rs = ps.executeQuery();
+                run.succeeded();
+            }
             RowCursor cursor = db.reader(true).open(rs);
             Held held = new Held(db.resources(), session, ps, rs, cursor);
             return new Rows<>(held, mapper.create(columns(rs)), db);

@@ -122,7 +122,7 @@ public final class BulkLoad<O, A> implements AutoCloseable {
         if (scope == null) {
             statements.checkNoBulkLoad("Starting a bulk load");
             RequestScope s = new RequestScope(table);
-            s.writeConnection();
+            s.writeConnection(io.quackjvm.api.Operation.BULK_WRITE);
             scope = s;
             appenders = new LoadAppenders();
             statements.bulkLoadStarted();

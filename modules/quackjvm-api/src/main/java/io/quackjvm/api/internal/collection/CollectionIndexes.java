@@ -252,7 +252,7 @@ public final class CollectionIndexes<O, A> {
         String next = select + " WHERE " + key + " > ? ORDER BY " + key + " LIMIT " + stagingChunkRows;
         A last = null;
         while (true) {
-            List<O> chunk = statements.readAll(c, last == null ? first : next,
+            List<O> chunk = statements.readAll(null, c, last == null ? first : next,
                     last == null ? List.of() : List.of(schema.keyType.encode(last)), true, schema.layout);
             if (chunk.isEmpty()) {
                 return;

@@ -2,6 +2,8 @@ package io.quackjvm.api.internal.collection;
 
 import com.googlecode.cqengine.index.support.CloseableIterator;
 import com.googlecode.cqengine.query.option.QueryOptions;
+import io.quackjvm.api.Operation;
+import io.quackjvm.api.internal.database.Statements;
 import io.quackjvm.api.spi.Column;
 import io.quackjvm.api.spi.ObjectTable;
 import io.quackjvm.api.spi.PooledConnection;
@@ -56,7 +58,7 @@ public final class CollectionReads<O, A> {
         if (cache.enabled()) {
             return cached(key, options);
         }
-        return statements.read(options, "Looking up a key", c -> find(c, key));
+        return statements.read(options, "Looking up a key", c -> find(c, key, options));
     }
 
     /**
@@ -67,26 +69,31 @@ public final class CollectionReads<O, A> {
     private O cached(A key, QueryOptions options) {
         schema.db.checkOpen();
         if (statements.writing(options)) {
-            return statements.read(options, "Looking up a key", c -> find(c, key));
+            return statements.read(options, "Looking up a key", c -> find(c, key, options));
         }
         O hit = cache.get(key);
         if (hit != null) {
             return hit;
         }
         long stamp = cache.stamp(key);
-        O found = statements.read(options, "Looking up a key", c -> find(c, key));
+        O found = statements.read(options, "Looking up a key", c -> find(c, key, options));
         if (found != null) {
             cache.put(key, found, stamp);
         }
         return found;
     }
 
-    private O find(PooledConnection c, A key) throws SQLException {
-        PreparedStatement ps = c.prepare(schema.columns.sql().selectByKey());
+    private O find(PooledConnection c, A key, QueryOptions options) throws SQLException {
+        String sql = schema.columns.sql().selectByKey();
+        PreparedStatement ps = c.prepare(sql);
         try {
             schema.keyType.bind(ps, 1, key);
-            try (ResultSet rs = ps.executeQuery(); RowCursor rows = schema.db.reader(false).open(rs)) {
-                return rows.next() ? schema.layout.readLookup(rows.row(), key) : null;
+            try (Statements.Run run = statements.start(ps, Operation.LOOKUP, sql, options);
+                 ResultSet rs = ps.executeQuery(); RowCursor rows = schema.db.reader(false).open(rs)) {
+                O found = rows.next() ? schema.layout.readLookup(rows.row(), key) : null;
+                run.rows(found == null ? 0 : 1);
+                run.succeeded();
+                return found;
             }
         } finally {
             c.recycle(ps);
@@ -132,7 +139,7 @@ public final class CollectionReads<O, A> {
         };
         return statements.cursor(options, "SELECT " + schema.columns.sql().lookupColumns()
                 + (key != null ? "" : ", " + CollectionSchema.KEY) + " FROM " + schema.table
-                + (tail.isEmpty() ? "" : " " + tail), params, false, lookup);
+                + (tail.isEmpty() ? "" : " " + tail), params, false, lookup, false, Operation.LOOKUP);
     }
 
     /**
@@ -203,15 +210,18 @@ public final class CollectionReads<O, A> {
             // stops streaming at limit + 1 and the caller falls back, even if some rows repeat a key.
             java.util.Set<A> keys = new java.util.LinkedHashSet<>();
             int rowCount = 0;
-            PreparedStatement ps = c.prepare("SELECT " + CollectionSchema.KEY + " FROM (" + keysSql + ") LIMIT "
-                    + (limit + 1));
+            String sql = "SELECT " + CollectionSchema.KEY + " FROM (" + keysSql + ") LIMIT " + (limit + 1);
+            PreparedStatement ps = c.prepare(sql);
             try {
                 CollectionStatements.bind(ps, params);
-                try (ResultSet rs = ps.executeQuery(); RowCursor rows = schema.db.reader(false).open(rs)) {
+                try (Statements.Run run = statements.start(ps, Operation.RETRIEVAL, sql, options);
+                     ResultSet rs = ps.executeQuery(); RowCursor rows = schema.db.reader(false).open(rs)) {
                     while (rows.next()) {
                         keys.add(schema.keyType.read(rows.row(), 0));
                         rowCount++;
                     }
+                    run.rows(rowCount);
+                    run.succeeded();
                 }
             } finally {
                 c.recycle(ps);

@@ -2,6 +2,8 @@ package io.quackjvm.api.internal.collection;
 
 import io.quackjvm.api.internal.database.Database;
 import io.quackjvm.api.internal.database.Failures;
+import io.quackjvm.api.internal.database.Statements;
+import io.quackjvm.api.Operation;
 import io.quackjvm.api.internal.result.ObjectCursor;
 
 import com.googlecode.cqengine.index.support.CloseableIterator;
@@ -75,7 +77,7 @@ public final class CollectionStatements {
      */
     @SuppressWarnings("unchecked")
     public <T, A> T write(QueryOptions options, String action, java.util.Collection<?> removing, CacheWork<T, A> work) {
-        return writeIn(options, action, removing,
+        return writeIn(null, options, action, removing,
                 (scope, c) -> work.run(c, (ObjectCache.Write<A>) scope.cacheWrite()));
     }
 
@@ -91,10 +93,24 @@ public final class CollectionStatements {
 
     /** Runs a write in the request's transaction (or a transaction of its own outside a request). */
     public <T> T write(QueryOptions options, String action, Work<T> work) {
-        return writeIn(options, action, null, (scope, c) -> work.run(c));
+        return writeIn(null, options, action, null, (scope, c) -> work.run(c));
     }
 
-    private <T> T writeIn(QueryOptions options, String action, java.util.Collection<?> removing, ScopeWork<T> work) {
+    /** As {@link #write(QueryOptions, String, Work)}, reported to the listeners as {@code operation}. */
+    public <T> T write(Operation operation, QueryOptions options, String action, Work<T> work) {
+        return writeIn(operation, options, action, null, (scope, c) -> work.run(c));
+    }
+
+    /** As {@link #write(QueryOptions, String, java.util.Collection, CacheWork)}, reported as {@code operation}. */
+    @SuppressWarnings("unchecked")
+    public <T, A> T write(Operation operation, QueryOptions options, String action, java.util.Collection<?> removing,
+                          CacheWork<T, A> work) {
+        return writeIn(operation, options, action, removing,
+                (scope, c) -> work.run(c, (ObjectCache.Write<A>) scope.cacheWrite()));
+    }
+
+    private <T> T writeIn(Operation operation, QueryOptions options, String action, java.util.Collection<?> removing,
+                          ScopeWork<T> work) {
         if (db.readOnly()) {
             db.checkWritable(action + " on collection '" + collection + "'");
         }
@@ -107,10 +123,10 @@ public final class CollectionStatements {
             scope = scopes.current(own);
         }
         try {
-            return work.run(scope, scope.writeConnection());
+            return work.run(scope, scope.writeConnection(operation));
         } catch (SQLException e) {
             scope.fail();
-            throw Failures.wrap(action + " on collection '" + collection + "'", null, e);
+            throw scope.conflictReported(Failures.wrap(action + " on collection '" + collection + "'", null, e));
         } catch (RuntimeException | Error e) {
             scope.fail();
             throw e;
@@ -145,7 +161,7 @@ public final class CollectionStatements {
             scope = scopes.current(own);
         }
         try {
-            PooledConnection c = scope.writeConnection();
+            PooledConnection c = scope.writeConnection(Operation.ADD);
             try {
                 return attempt.run(c);
             } catch (SQLException refused) {
@@ -249,11 +265,17 @@ public final class CollectionStatements {
      */
     public <T> CloseableIterator<T> cursor(QueryOptions options, String sql, List<?> params, boolean large,
                                     ObjectTable<T> reader, boolean wholeStore) {
+        return cursor(options, sql, params, large, reader, wholeStore, Operation.RETRIEVAL);
+    }
+
+    /** As {@link #cursor(QueryOptions, String, List, boolean, ObjectTable, boolean)}, reported as {@code operation}. */
+    public <T> CloseableIterator<T> cursor(QueryOptions options, String sql, List<?> params, boolean large,
+                                    ObjectTable<T> reader, boolean wholeStore, Operation operation) {
         owner.checkOpen();
         RequestScope scope = scopes.current(options);
         PooledConnection active = scope == null ? null : scope.activeWrite();
         if (active != null) {
-            List<T> all = read(options, "Querying", c -> readAll(c, sql, params, large, reader));
+            List<T> all = read(options, "Querying", c -> readAll(options, c, sql, params, large, reader, operation));
             return new ListCursor<>(all);
         }
         PooledConnection c = db.borrow();
@@ -262,7 +284,11 @@ public final class CollectionStatements {
         try {
             ps = c.prepare(sql);
             bind(ps, params);
-            rs = ps.executeQuery();
+            // the run ends once the first rows are ready: the caller's time between rows is not the statement's
+            try (Statements.Run run = start(ps, operation, sql, options)) {
+                rs = ps.executeQuery();
+                run.succeeded();
+            }
             RowCursor rows = db.reader(large).open(rs);
             ObjectCursor<T> cursor = new ObjectCursor<>(db, c, ps, rs, rows, reader, wholeStore);
             if (scope != null) {
@@ -286,7 +312,7 @@ public final class CollectionStatements {
      */
     public <T> List<T> list(QueryOptions options, String sql, List<?> params, ObjectTable<T> reader) {
         owner.checkOpen();
-        return read(options, "Querying", c -> readAll(c, sql, params, false, reader));
+        return read(options, "Querying", c -> readAll(options, c, sql, params, false, reader));
     }
 
     /** A cursor over rows already read (by {@link #list}). */
@@ -295,16 +321,24 @@ public final class CollectionStatements {
     }
 
     /** Reads every row of {@code sql} on {@code c} with {@code reader}, before anything else runs on it. */
-    public <T> List<T> readAll(PooledConnection c, String sql, List<?> params, boolean large, ObjectTable<T> reader)
-            throws SQLException {
+    public <T> List<T> readAll(QueryOptions options, PooledConnection c, String sql, List<?> params, boolean large,
+                               ObjectTable<T> reader) throws SQLException {
+        return readAll(options, c, sql, params, large, reader, Operation.RETRIEVAL);
+    }
+
+    private <T> List<T> readAll(QueryOptions options, PooledConnection c, String sql, List<?> params, boolean large,
+                                ObjectTable<T> reader, Operation operation) throws SQLException {
         PreparedStatement ps = c.prepare(sql);
         try {
             bind(ps, params);
             List<T> out = new ArrayList<>();
-            try (ResultSet rs = ps.executeQuery(); RowCursor rows = db.reader(large).open(rs)) {
+            try (Statements.Run run = start(ps, operation, sql, options);
+                 ResultSet rs = ps.executeQuery(); RowCursor rows = db.reader(large).open(rs)) {
                 while (rows.next()) {
                     out.add(reader.read(rows.row()));
                 }
+                run.rows(out.size());
+                run.succeeded();
             }
             return out;
         } finally {
@@ -314,27 +348,45 @@ public final class CollectionStatements {
 
     /** Runs {@code sql} (one row, one long column) and returns the value. */
     public long queryLong(QueryOptions options, String sql, List<?> params) {
-        List<Long> values = queryList(options, sql, params, rs -> rs.getLong(1));
+        return queryLong(options, sql, params, Operation.COUNT);
+    }
+
+    /** As {@link #queryLong(QueryOptions, String, List)}, reported as {@code operation}. */
+    public long queryLong(QueryOptions options, String sql, List<?> params, Operation operation) {
+        List<Long> values = queryList(options, sql, params, rs -> rs.getLong(1), operation);
         return values.isEmpty() ? 0L : values.get(0);
     }
 
     /** Runs {@code sql} and maps every row; for small answers (statistics, distinct values). */
     public <T> List<T> queryList(QueryOptions options, String sql, List<?> params, ResultMapper<T> mapper) {
+        return queryList(options, sql, params, mapper, Operation.RETRIEVAL);
+    }
+
+    private <T> List<T> queryList(QueryOptions options, String sql, List<?> params, ResultMapper<T> mapper,
+                                  Operation operation) {
         return read(options, "Querying", c -> {
             PreparedStatement ps = c.prepare(sql);
             try {
                 bind(ps, params);
                 List<T> out = new ArrayList<>();
-                try (ResultSet rs = ps.executeQuery()) {
+                try (Statements.Run run = start(ps, operation, sql, options); ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
                         out.add(mapper.map(rs));
                     }
+                    run.rows(out.size());
+                    run.succeeded();
                 }
                 return out;
             } finally {
                 c.recycle(ps);
             }
         });
+    }
+
+    /** Starts the {@link Statements.Run} of a statement of this collection, about to execute. */
+    public Statements.Run start(PreparedStatement ps, Operation operation, String sql, QueryOptions options) {
+        return db.statements().start(ps, operation, collection, sql, db.statements().timeoutOf(options),
+                Statements.originOf(options));
     }
 
     /** Binds parameters that are already in their stored form (keys through {@link KeyType#encode}). */

@@ -1,5 +1,6 @@
 package io.quackjvm.api.internal.collection;
 
+import io.quackjvm.api.Operation;
 import io.quackjvm.api.internal.database.Writers;
 
 import com.googlecode.cqengine.query.option.FlagsEnabled;
@@ -61,7 +62,7 @@ public final class CollectionWrites<O, A> {
             return false;
         }
         if (FlagsEnabled.isFlagEnabled(options, DuckDBFlags.BULK_IMPORT)) {
-            return statements.write(options, "Bulk importing " + objects.size() + " objects", c -> {
+            return statements.write(Operation.ADD, options, "Bulk importing " + objects.size() + " objects", c -> {
                 Map<A, O> byKey = new LinkedHashMap<>();
                 for (O o : objects) {
                     putNew(byKey, o);
@@ -79,7 +80,7 @@ public final class CollectionWrites<O, A> {
         for (O o : objects) {
             byKey.put(schema.keyOf(o), o);
         }
-        return statements.write(options, "Adding " + byKey.size() + " objects", (c, marks) -> {
+        return statements.write(Operation.ADD, options, "Adding " + byKey.size() + " objects", null, (c, marks) -> {
             marks.touch(byKey.keySet());
             return byKey.size() <= appenderThreshold ? addSmall(c, byKey) : addLarge(c, byKey);
         });
@@ -246,7 +247,7 @@ public final class CollectionWrites<O, A> {
         if (byKey.isEmpty()) {
             return false;
         }
-        return statements.write(options, "Removing " + byKey.size() + " objects", throughStore ? objects : null,
+        return statements.write(Operation.REMOVE, options, "Removing " + byKey.size() + " objects", throughStore ? objects : null,
                 (c, marks) -> {
             marks.touch(byKey.keySet());
             List<A> doomed = new ArrayList<>();
@@ -261,7 +262,7 @@ public final class CollectionWrites<O, A> {
     }
 
     public void clear(QueryOptions options) {
-        statements.write(options, "Clearing", (c, marks) -> {
+        statements.write(Operation.REMOVE, options, "Clearing", null, (c, marks) -> {
             marks.touchAll();
             try (Statement s = c.connection().createStatement()) {
                 s.executeUpdate("DELETE FROM " + schema.table);

@@ -1,5 +1,8 @@
 package io.quackjvm.api.internal.collection;
 
+import io.quackjvm.api.Operation;
+import io.quackjvm.api.internal.database.Statements;
+
 import io.quackjvm.api.internal.database.Writers;
 import io.quackjvm.api.internal.query.SqlLiterals;
 
@@ -112,8 +115,12 @@ final class KeyBatches<O, A> {
         List<A> foundKeys = new ArrayList<>();
         List<O> foundObjects = new ArrayList<>();
         PreparedStatement ps = c.prepare(sql);
-        try (ResultSet rs = ps.executeQuery()) {
+        Statements db = schema.db.statements();
+        try (Statements.Run run = db.start(ps, Operation.LOOKUP, schema.name, sql, db.timeoutOf(null), null);
+             ResultSet rs = ps.executeQuery()) {
             readStored(rs, foundKeys, foundObjects);
+            run.rows(foundKeys.size());
+            run.succeeded();
         } finally {
             SqlLiterals.release(c, ps, sql);
         }

@@ -55,6 +55,8 @@ public class QuackCollection<O> extends ConcurrentIndexedCollection<O> {
     public ResultSet<O> retrieve(Query<O> query, QueryOptions queryOptions) {
         table.checkOpen();
         QueryOptions options = queryOptions == null ? new QueryOptions() : queryOptions;
+        // the query the statements come from, for the slow-statement log
+        options.put(io.quackjvm.api.internal.database.Statements.ORIGIN, query);
         ExistsInSql.checkExistsIn(table, query);
         TranslatedResultSet.Plan<O> plan = plan(query, options);
         if (plan == null) {
@@ -70,6 +72,56 @@ public class QuackCollection<O> extends ConcurrentIndexedCollection<O> {
                 closeRequestScopeResourcesIfNecessary(opened);
             }
         };
+    }
+
+    /**
+     * How {@code query} is answered, as text: whether DuckDB answers it as a whole or CQEngine's engine does with
+     * the collection's indexes, the statement and DuckDB's plan of it, and what is filtered or ordered in Java.
+     */
+    public String explain(Query<O> query, QueryOptions queryOptions) {
+        table.checkOpen();
+        QueryOptions options = queryOptions == null ? new QueryOptions() : queryOptions;
+        StringBuilder out = new StringBuilder("Query: ").append(query).append('\n');
+        String sql;
+        java.util.List<Object> params;
+        if (onKey(query, options)) {
+            out.append("Answered by: the primary key (the object cache first when it is on), one statement per key\n");
+            sql = table.columns().sql().selectByKey();
+            Object key = query instanceof com.googlecode.cqengine.query.simple.Equal<O, ?> e ? e.getValue()
+                    : ((com.googlecode.cqengine.query.simple.In<O, ?>) query).getValues().iterator().next();
+            @SuppressWarnings("unchecked")
+            KeyType<Object> keyType = (KeyType<Object>) table.schema().keyType();
+            params = java.util.List.of(keyType.encode(key));
+        } else {
+            TranslatedResultSet.Plan<O> plan = plan(query, options);
+            if (plan == null) {
+                out.append("Answered by: CQEngine's query engine, with the collection's indexes (")
+                        .append(QuerySql.hasComparative(query) ? "a comparative query (longestPrefix, min, max...) "
+                                + "has no SQL form" : "a simple query on a covering index is answered from that index's "
+                                + "table").append("); each index runs a statement of its own\n");
+                return out.toString();
+            }
+            QuerySql.Translation<O> t = plan.translation();
+            out.append("Answered by: DuckDB, one statement").append(plan.byKeys() ? " (when few objects match, their "
+                    + "keys first and then the objects by key)" : "").append('\n');
+            out.append("Filtered in Java: ").append(t.residual() == null ? "nothing" : t.residual() + " ("
+                    + t.untranslatable() + ")").append('\n');
+            out.append("Ordered in Java: ").append(plan.javaOrder() == null ? "no" : "yes (an order DuckDB cannot "
+                    + "give as Java would)").append('\n');
+            sql = plan.sql();
+            params = t.params();
+        }
+        out.append("Statement: ").append(sql).append('\n').append("Plan:\n");
+        String explained = table.statements().read(options, "Explaining a query", c -> {
+            try (java.sql.PreparedStatement ps = c.connection().prepareStatement("EXPLAIN " + sql)) {
+                CollectionStatements.bind(ps, params);
+                try (java.sql.ResultSet rs = ps.executeQuery();
+                     io.quackjvm.api.spi.RowCursor rows = table.database().reader(false).open(rs)) {
+                    return io.quackjvm.api.internal.answer.SqlRunner.explainText(rows);
+                }
+            }
+        });
+        return out.append(explained).toString();
     }
 
     /**

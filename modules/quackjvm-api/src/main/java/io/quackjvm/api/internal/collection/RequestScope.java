@@ -30,6 +30,10 @@ public final class RequestScope {
     private Lock lock;
     private boolean failed;
     private ObjectCache.Write<?> cacheWrite;
+    /** What the request's writes are, for the reports; {@code null} for a write that is not reported (DDL). */
+    private io.quackjvm.api.Operation operation;
+    /** When the request asked for its write lock. */
+    private long writeStart;
 
     public RequestScope(CollectionTable<?, ?> table) {
         this.table = table;
@@ -37,9 +41,21 @@ public final class RequestScope {
 
     /** The connection of this request's transaction, started on first use. */
     PooledConnection writeConnection() {
+        return writeConnection(null);
+    }
+
+    /** As {@link #writeConnection()}, for a write that is {@code op} (or {@code null}: not reported). */
+    PooledConnection writeConnection(io.quackjvm.api.Operation op) {
+        if (operation == null) {
+            operation = op;
+        }
         if (write == null) {
             Lock l = table.database().writePolicy().lockFor(table.name());
-            l.lock();
+            writeStart = System.nanoTime();
+            if (!l.tryLock()) {
+                l.lock();
+                table.database().statements().reportLockWait(table.name(), System.nanoTime() - writeStart);
+            }
             PooledConnection c = null;
             try {
                 c = table.database().borrow();
@@ -197,6 +213,21 @@ public final class RequestScope {
         writeHeld = null;
         boolean rollback = failed;
         failed = false;
+        io.quackjvm.api.Operation op = operation;
+        operation = null;
+        boolean ended = false;
+        try {
+            endTransaction(c, l, held, rollback);
+            ended = true;
+        } finally {
+            if (op != null) {
+                table.database().statements().reportWrite(table.name(), op, System.nanoTime() - writeStart, -1,
+                        rollback || !ended);
+            }
+        }
+    }
+
+    private void endTransaction(PooledConnection c, Lock l, OpenResources.Held held, boolean rollback) {
         if (!held.detach()) {
             // Database.close() ended the transaction (closing its connection rolls it back).
             c.close();
@@ -214,7 +245,8 @@ public final class RequestScope {
                     c.commit();
                 } catch (SQLException e) {
                     rollbackQuietly(c);
-                    throw Failures.wrap("Committing a write to collection '" + table.name() + "'", null, e);
+                    throw conflictReported(Failures.wrap("Committing a write to collection '" + table.name() + "'",
+                            null, e));
                 }
             }
         } catch (SQLException e) {
@@ -225,6 +257,14 @@ public final class RequestScope {
             c.close();
             l.unlock();
         }
+    }
+
+    /** {@code e}, reported to the listeners first when it is a write conflict. */
+    io.quackjvm.api.QuackException conflictReported(io.quackjvm.api.QuackException e) {
+        if (e instanceof io.quackjvm.api.WriteConflictException) {
+            table.database().statements().reportConflict(table.name());
+        }
+        return e;
     }
 
     /** Rolls back; a connection that cannot even do that is closed, so the pool never lends it again. */

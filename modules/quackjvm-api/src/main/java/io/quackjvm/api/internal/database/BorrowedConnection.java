@@ -55,4 +55,35 @@ final class BorrowedConnection implements PooledConnection {
     public void close() {
         lent.close();
     }
+
+    /**
+     * The pool's connection, counted while it is lent ({@link Database#poolStats}): returning it the first time
+     * uncounts it. Refers to the counter only, not to the database.
+     */
+    static final class Counted implements PooledConnection {
+        private final PooledConnection pooled;
+        private final java.util.concurrent.atomic.AtomicInteger inUse;
+        private final java.util.concurrent.atomic.AtomicBoolean returned = new java.util.concurrent.atomic.AtomicBoolean();
+
+        Counted(PooledConnection pooled, java.util.concurrent.atomic.AtomicInteger inUse) {
+            this.pooled = pooled;
+            this.inUse = inUse;
+            inUse.incrementAndGet();
+        }
+
+        @Override public Connection connection() { return pooled.connection(); }
+        @Override public PreparedStatement prepare(String sql) throws SQLException { return pooled.prepare(sql); }
+        @Override public void recycle(PreparedStatement statement) { pooled.recycle(statement); }
+        @Override public void begin() throws SQLException { pooled.begin(); }
+        @Override public void commit() throws SQLException { pooled.commit(); }
+        @Override public void rollback() throws SQLException { pooled.rollback(); }
+
+        @Override
+        public void close() {
+            if (returned.compareAndSet(false, true)) {
+                inUse.decrementAndGet();
+            }
+            pooled.close();
+        }
+    }
 }

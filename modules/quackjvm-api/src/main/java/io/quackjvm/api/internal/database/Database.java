@@ -75,9 +75,12 @@ public final class Database implements AutoCloseable {
     /** Everything that closing releases; also the {@link #CLEANER}'s action, so it must not refer to this. */
     private final DatabaseResources owned;
     private final Cleaner.Cleanable cleanable;
+    private final Statements statements;
+    /** Connections lent now, for {@link #poolStats}. */
+    private final java.util.concurrent.atomic.AtomicInteger inUse = new java.util.concurrent.atomic.AtomicInteger();
 
     Database(DatabaseResources owned, ConnectionPool pool, WritePolicy writePolicy, ResultReaderProvider pointReader,
-                     ResultReaderProvider bulkReader) {
+                     ResultReaderProvider bulkReader, StatementSettings statementSettings) {
         this.owned = owned;
         this.file = owned.file;
         this.readOnly = owned.readOnly;
@@ -90,6 +93,7 @@ public final class Database implements AutoCloseable {
         this.bulkReader = bulkReader;
         this.collections = new DatabaseCollections(readOnly);
         this.pages = new CachedPages(this);
+        this.statements = new Statements(statementSettings, running);
         this.cleanable = CLEANER.register(this, owned);
     }
 
@@ -160,7 +164,7 @@ public final class Database implements AutoCloseable {
     public PooledConnection borrow() {
         checkOpen();
         try {
-            return new BorrowedConnection(pool.borrow(), this);
+            return new BorrowedConnection(new BorrowedConnection.Counted(pool.borrow(), inUse), this);
         } catch (SQLException e) {
             throw Failures.wrap("Borrowing a connection from " + describe(), null, e);
         } finally {
@@ -187,6 +191,16 @@ public final class Database implements AutoCloseable {
 
     public void checkOpen() {
         running.checkOpen();
+    }
+
+    /** The gate of every query statement: timeouts, interrupts, admission, reports. */
+    public Statements statements() {
+        return statements;
+    }
+
+    /** Connections lent now, and idle in the pool. */
+    public io.quackjvm.api.ConnectionPoolStats poolStats() {
+        return new io.quackjvm.api.ConnectionPoolStats(inUse.get(), pool.idleCount());
     }
 
     /** The statements running now, which closing cancels. */

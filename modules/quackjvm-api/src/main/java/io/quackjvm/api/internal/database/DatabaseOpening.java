@@ -144,7 +144,7 @@ final class DatabaseOpening {
             };
             resources.pool = poolProvider.create(resources.root, settings.maxPooledConnections(), initializer);
             db = new Database(resources, resources.pool, policyProvider.create(settings.serializeWrites()), point,
-                    bulk);
+                    bulk, settings.statements());
         } catch (SQLException e) {
             resources.undoOpen(e);
             throw openFailure(file, properties, e);

@@ -5,6 +5,7 @@ import io.quackjvm.api.spi.ResultReaderProvider;
 import io.quackjvm.api.spi.WritePolicyProvider;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -28,6 +29,10 @@ public final class DatabaseOptions {
     private WritePolicyProvider writePolicy;
     private final List<ResultReaderProvider> readers = new ArrayList<>();
     private Boolean trackUnclosedResults;
+    private Duration queryTimeout;
+    private Duration slowStatementThreshold;
+    private Integer maxConcurrentQueries;
+    private Duration admissionTimeout;
 
     /** Throws {@link IllegalStateException} naming {@code option} when it was set before. */
     public static void once(boolean alreadySet, String option) {
@@ -93,6 +98,42 @@ public final class DatabaseOptions {
         this.trackUnclosedResults = track;
     }
 
+    public void queryTimeout(Duration timeout) {
+        once(queryTimeout != null, "queryTimeout");
+        this.queryTimeout = positive(timeout, "queryTimeout");
+    }
+
+    public void slowStatementThreshold(Duration threshold) {
+        once(slowStatementThreshold != null, "slowStatementThreshold");
+        Objects.requireNonNull(threshold, "slowStatementThreshold");
+        if (threshold.isNegative()) {
+            throw new IllegalArgumentException("slowStatementThreshold(" + threshold + ") must be zero or more");
+        }
+        this.slowStatementThreshold = threshold;
+    }
+
+    public void maxConcurrentQueries(int max) {
+        once(maxConcurrentQueries != null, "maxConcurrentQueries");
+        if (max < 1) {
+            throw new IllegalArgumentException("maxConcurrentQueries(" + max + ") must be 1 or more");
+        }
+        this.maxConcurrentQueries = max;
+    }
+
+    public void admissionTimeout(Duration timeout) {
+        once(admissionTimeout != null, "admissionTimeout");
+        this.admissionTimeout = positive(timeout, "admissionTimeout");
+    }
+
+    /** {@code d}, when it is positive. */
+    public static Duration positive(Duration d, String option) {
+        Objects.requireNonNull(d, option);
+        if (d.isZero() || d.isNegative()) {
+            throw new IllegalArgumentException(option + "(" + d + ") must be positive");
+        }
+        return d;
+    }
+
     public void resultReaders(ResultReaderProvider... providers) {
         once(!readers.isEmpty(), "resultReaders");
         for (ResultReaderProvider p : providers) {
@@ -115,6 +156,9 @@ public final class DatabaseOptions {
         return new DatabaseSettings(file, memoryLimit, Map.copyOf(properties),
                 serializeWrites == null || serializeWrites,
                 maxPooledConnections == null ? 32 : maxPooledConnections, pool, writePolicy, List.copyOf(readers),
-                trackUnclosedResults != null && trackUnclosedResults);
+                trackUnclosedResults != null && trackUnclosedResults,
+                new StatementSettings(queryTimeout, slowStatementThreshold,
+                        maxConcurrentQueries == null ? 0 : maxConcurrentQueries,
+                        admissionTimeout == null ? Duration.ofSeconds(30) : admissionTimeout));
     }
 }

@@ -20,9 +20,11 @@ import java.util.Map;
  * @param writePolicyProvider  an explicit write policy provider, or {@code null} to discover one
  * @param readers              explicit result readers, or empty to discover them
  * @param trackUnclosedResults whether to record where each result is opened, for the warning of {@code close()}
+ * @param statements           timeouts, the slow-statement log and admission control
  */
 public record DatabaseSettings(Path file, String memoryLimit, Map<String, String> properties,
                                boolean serializeWrites, int maxPooledConnections,
                                ConnectionPoolProvider poolProvider, WritePolicyProvider writePolicyProvider,
-                               List<ResultReaderProvider> readers, boolean trackUnclosedResults) {
+                               List<ResultReaderProvider> readers, boolean trackUnclosedResults,
+                               StatementSettings statements) {
 }

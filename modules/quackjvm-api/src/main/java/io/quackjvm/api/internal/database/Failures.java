@@ -163,6 +163,12 @@ public final class Failures {
     public static QuackException wrap(String action, String sql, SQLException cause) {
         String detail = cause.getMessage() == null ? cause.getClass().getSimpleName() : cause.getMessage();
         Kind kind = kind(cause);
+        if (kind == Kind.INTERRUPTED) {
+            QuackException cancelled = Statements.cancellation(action, sql, cause);
+            if (cancelled != null) {
+                return cancelled;
+            }
+        }
         if (isConflict(kind)) {
             return new WriteConflictException(action + " failed because another transaction wrote the same row at "
                     + "the same time (" + detail + "); the whole write was rolled back and may be retried. Keep serializeWrites(true) "

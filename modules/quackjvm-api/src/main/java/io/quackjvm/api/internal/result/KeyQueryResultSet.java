@@ -149,6 +149,11 @@ public final class KeyQueryResultSet<O, A> extends SqlResultSet<O> {
         if (cachedEquality()) {
             return keyed.reads().get(equalKey(), options) == null ? 0 : 1;
         }
+        if (isPointLookup()) {
+            // a count of given keys is a lookup: it reads the primary key's index, and waits for no turn
+            return table.statements().queryLong(options, countSql(), predicate.params(),
+                    io.quackjvm.api.Operation.LOOKUP);
+        }
         return super.count();
     }
 

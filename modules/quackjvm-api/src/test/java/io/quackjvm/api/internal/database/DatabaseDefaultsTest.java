@@ -133,7 +133,7 @@ class DatabaseDefaultsTest {
 
     private static Database open(Path file, Map<String, String> properties) {
         return Database.open(new DatabaseSettings(file, "256MB", properties, true, 4, new DuplicatePerBorrow(),
-                new LockPerCollection(), List.of(new UnusedReader()), false));
+                new LockPerCollection(), List.of(new UnusedReader()), false, StatementSettings.NONE));
     }
 
     private static String setting(Database db, String name) throws SQLException {
