@@ -58,6 +58,22 @@ class WritingTest extends Shop {
     }
 
     @Test
+    void slicedLoad() {
+        try (DuckDBPersistence<Car, Integer> persistence = DuckDBPersistence.builder(Car.CAR_ID).build()) {
+            IndexedCollection<Car> cars = new ConcurrentIndexedCollection<>(persistence);
+            // tag::sliced[]
+            try (DuckDBBulkWriter<Car> writer = persistence.bulkWriter().commitEvery(500)) {
+                // after a crash, the same input again: what the last run committed is skipped
+                System.out.println("skipping " + writer.resumedAfter() + " objects committed before");
+                writer.addAll(loadCars());
+                writer.commit();                       // ends the load: the next one starts afresh
+            }
+            // end::sliced[]
+            assertEquals(CARS, cars.size());
+        }
+    }
+
+    @Test
     void progress() {
         // tag::progress[]
         DuckDBPersistence<Car, Integer> persistence = DuckDBPersistence.builder(Car.CAR_ID)

@@ -96,6 +96,33 @@ public final class DuckDBBulkWriter<O> implements AutoCloseable {
     }
 
     /**
+     * Makes this a sliced, resumable load, for loads too large for one transaction: every {@code objects}
+     * objects added are committed as one slice, and the number committed so far is recorded in the same
+     * transaction. A crash loses at most the open slice. A sliced load that did not reach its final
+     * {@link #commit()} is resumed by the next sliced writer of the collection: the objects the earlier run
+     * committed are skipped, so a load restarted from the start of the same input, in the same order, goes on after
+     * its last committed slice without storing anything twice ({@link #resumedAfter()} says how many were skipped).
+     * The final {@code commit()} ends the load: the next sliced writer starts a new one. Each slice is atomic; the
+     * load as a whole is not (readers see the slices committed so far). Call it before the first object is added.
+     *
+     * @return this writer
+     * @throws IllegalArgumentException when {@code objects} is less than 1
+     * @throws IllegalStateException    when objects were added already, or it was called before
+     */
+    public DuckDBBulkWriter<O> commitEvery(long objects) {
+        load.commitEvery(objects);
+        return this;
+    }
+
+    /**
+     * How many objects the earlier run of a sliced load committed, which this writer skips: 0 for a new load or one
+     * that is not sliced ({@link #commitEvery}).
+     */
+    public long resumedAfter() {
+        return load.resumedAfter();
+    }
+
+    /**
      * Makes every object added since the last commit visible, with its index rows, in one DuckDB commit, and
      * releases the collection's write lock.
      *

@@ -85,7 +85,7 @@ class AdmissionTest {
         try (DuckDBDatabase db = DuckDBDatabase.builder().maxConcurrentQueries(1)
                 .admissionTimeout(Duration.ofSeconds(30)).build()) {
             TimeoutsTest.cars(db, "car", 100);
-            Future<Throwable> holder = holdTheTurn(pool, db, Duration.ofMillis(1500));
+            Future<Throwable> holder = holdTheTurn(pool, db, Duration.ofSeconds(3));
             db.addListener(new OperationListener() {
                 @Override
                 public void operationEnded(String collection, Operation operation, long nanos, long rows,
@@ -99,7 +99,14 @@ class AdmissionTest {
             for (int i = 1; i <= 3; i++) {
                 int n = i;
                 waiting.add(pool.submit(() -> db.query("SELECT * FROM range(" + n + ")").list(Long.class)));
-                Thread.sleep(150); // the next one arrives after this one waits
+                // the next one arrives after this one waits: it has its connection, and its turn is a few
+                // statements later
+                assertTimeoutPreemptively(GUARD, () -> {
+                    while (db.poolStats().inUse() < 1 + n) {
+                        Thread.onSpinWait();
+                    }
+                });
+                Thread.sleep(100);
             }
             for (Future<?> f : waiting) {
                 f.get(GUARD.toSeconds(), TimeUnit.SECONDS);

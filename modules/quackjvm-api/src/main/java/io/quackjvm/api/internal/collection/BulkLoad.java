@@ -52,6 +52,22 @@ public final class BulkLoad<O, A> implements AutoCloseable {
     private int pendingRows;
     /** Why the load can take nothing more: it failed (and was rolled back), or it was closed. */
     private String unusable;
+    /** Objects per committed slice of a sliced load ({@link #commitEvery}), or 0 for one transaction. */
+    private long sliceSize;
+    /** Objects a resumed sliced load still skips: those an earlier run committed. */
+    private long toSkip;
+    /** Objects an earlier run of this sliced load committed. */
+    private long resumedAfter;
+    /** Objects given to this load so far (skipped ones included), and in the open slice. */
+    private long given;
+    private long inSlice;
+    /** Whether anything was given to the load yet. */
+    private boolean started;
+
+    /** The table of sliced loads that have not reached their final commit, and how far each got. */
+    static final String LOADS = "quackjvm_loads";
+    private static final String LOADS_DDL = "CREATE TABLE IF NOT EXISTS " + LOADS
+            + " (collection VARCHAR PRIMARY KEY, committed BIGINT NOT NULL)";
 
     BulkLoad(CollectionTable<O, A> table, CollectionSchema<O, A> schema, CollectionStatements statements,
              CollectionWrites<O, A> writes, int chunkRows, boolean promisedNew, ProgressReporter progress) {
@@ -95,9 +111,41 @@ public final class BulkLoad<O, A> implements AutoCloseable {
         io.quackjvm.api.internal.answer.ParquetImport.read(table, this, path);
     }
 
+    /**
+     * Makes the load a sliced one: every {@code objects} objects given to it are committed as one slice, with the
+     * count committed so far, in the slice's transaction. When an earlier sliced load of the collection did not
+     * reach its final {@link #commit()}, this one resumes it: the objects that load committed are skipped, so that
+     * a load restarted from the start of its input goes on after its last committed slice.
+     *
+     * @return how many objects an earlier run committed (the ones this load skips), 0 for a new load
+     */
+    public long commitEvery(long objects) {
+        check();
+        if (objects < 1) {
+            throw new IllegalArgumentException("commitEvery(" + objects + ") must be 1 or more");
+        }
+        if (started || sliceSize > 0) {
+            throw new IllegalStateException("commitEvery must be called once, before the first object is added");
+        }
+        sliceSize = objects;
+        boolean any = statements.queryLong(null, "SELECT count(*) FROM duckdb_tables() WHERE table_name = ? AND "
+                + "database_name = current_database()", java.util.List.of(LOADS), io.quackjvm.api.Operation.LOOKUP) > 0;
+        long committed = !any ? 0 : statements.queryLong(null, "SELECT coalesce(max(committed), 0) FROM " + LOADS
+                + " WHERE collection = ?", java.util.List.of(schema.name), io.quackjvm.api.Operation.LOOKUP);
+        resumedAfter = committed;
+        toSkip = committed;
+        return committed;
+    }
+
     private void put(O object) {
         if (object == null) {
             throw new NullPointerException("A bulk writer cannot store null");
+        }
+        started = true;
+        given++;
+        if (toSkip > 0) {
+            toSkip--; // committed by the run this one resumes
+            return;
         }
         if (tracker == null) {
             tracker = progress.start("bulk load", -1);
@@ -109,6 +157,10 @@ public final class BulkLoad<O, A> implements AutoCloseable {
         }
         if (chunk.size() >= chunkRows) {
             flush();
+        }
+        if (sliceSize > 0 && ++inSlice >= sliceSize) {
+            inSlice = 0;
+            commitTransaction(false);
         }
     }
 
@@ -229,10 +281,31 @@ public final class BulkLoad<O, A> implements AutoCloseable {
      */
     public void commit() {
         check();
+        commitTransaction(true);
+        finishTracker();
+    }
+
+    /**
+     * Commits the open transaction; for a sliced load, with how far it got in the same transaction (a slice), or,
+     * when {@code last}, with its row of {@link #LOADS} removed: a sliced load that ends is not resumed.
+     */
+    private void commitTransaction(boolean last) {
         try {
             flush();
             awaitPending();
             finishAppenders();
+            if (sliceSize > 0) {
+                if (scope == null) {
+                    RequestScope s = new RequestScope(table);
+                    s.writeConnection(io.quackjvm.api.Operation.BULK_WRITE);
+                    scope = s;
+                    statements.bulkLoadStarted();
+                }
+                recordProgress(scope.writeConnection(), last);
+            }
+        } catch (SQLException e) {
+            throw abort(Failures.wrap("Recording how far the sliced bulk load of collection '" + schema.name
+                    + "' got", null, e));
         } catch (RuntimeException | Error e) {
             throw abort(e);
         }
@@ -249,7 +322,26 @@ public final class BulkLoad<O, A> implements AutoCloseable {
                 throw e;
             }
         }
-        finishTracker();
+    }
+
+    private void recordProgress(PooledConnection c, boolean last) throws SQLException {
+        try (java.sql.Statement st = c.connection().createStatement()) {
+            st.execute(LOADS_DDL);
+        }
+        String sql = last ? "DELETE FROM " + LOADS + " WHERE collection = ?"
+                : "INSERT OR REPLACE INTO " + LOADS + " VALUES (?, ?)";
+        try (java.sql.PreparedStatement ps = c.connection().prepareStatement(sql)) {
+            ps.setString(1, schema.name);
+            if (!last) {
+                ps.setLong(2, given);
+            }
+            ps.executeUpdate();
+        }
+    }
+
+    /** Objects an earlier run of this sliced load committed, which this one skipped or skips. */
+    public long resumedAfter() {
+        return resumedAfter;
     }
 
     /** Discards everything not committed (rolling back the load's transaction) and ends the load. Idempotent. */
