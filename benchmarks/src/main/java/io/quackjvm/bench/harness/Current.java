@@ -131,6 +131,8 @@ public final class Current {
                     P + "SnapshotProbe", STANDARD, "1000000 5 --out {out}", TINY, "5000 1 --out {out}"),
             step("parquet", "docs/interop.md (export and import)", Output.FILE, flags("-Xmx6g", BOTH),
                     P + "ParquetProbe", STANDARD, "1000000 3 --out {out}", TINY, "5000 1 --out {out}"),
+            step("admission", "docs/operations.md (admission control)", Output.FILE, flags("-Xmx4g", BOTH),
+                    P + "AdmissionProbe", STANDARD, "1000000 15 3 1,2 --out {out}", TINY, "5000 1 1 1 --out {out}"),
             step("columnar-row-shapes", "docs/columnar.md (raw DuckDB shapes of a columnar row)", Output.STDOUT,
                     List.of("-Xmx4g"), P + "ColumnarRowShapes", COMPLETE, "1000000 2000"),
             step("columnar-lookup-shapes", "docs/columnar.md (raw DuckDB lookups, STRUCT and compression)",

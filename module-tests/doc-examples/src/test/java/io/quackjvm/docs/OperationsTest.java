@@ -69,7 +69,7 @@ class OperationsTest extends Shop {
             // Ordered in Java: no
             // Statement: SELECT ...
             // Plan: ...
-            String sqlPlan = db.query("SELECT manufacturer, avg(price) FROM car GROUP BY 1").explain();
+            String sqlPlan = db.query("SELECT manufacturer, count(*) FROM car GROUP BY 1").explain();
             // end::explain[]
             assertTrue(plan.contains("Filtered in Java: greaterThan("), plan);
             assertTrue(sqlPlan.contains("car"), sqlPlan);

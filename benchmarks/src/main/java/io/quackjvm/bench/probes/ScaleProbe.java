@@ -1,0 +1,249 @@
+package io.quackjvm.bench.probes;
+
+import com.googlecode.cqengine.IndexedCollection;
+import com.googlecode.cqengine.resultset.ResultSet;
+import io.quackjvm.api.DuckDBBulkWriter;
+import io.quackjvm.api.DuckDBDatabase;
+import io.quackjvm.api.DuckDBIndex;
+import io.quackjvm.bench.model.Car;
+import io.quackjvm.bench.model.CarGenerator;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Random;
+import java.util.concurrent.atomic.AtomicLong;
+
+import static com.googlecode.cqengine.query.QueryFactory.between;
+import static com.googlecode.cqengine.query.QueryFactory.equal;
+
+/**
+ * A collection of N objects on one machine against the same collection of 1M, in two steps run as separate
+ * commands (so that the second measures a process that only reopened the files):
+ *
+ * <ul>
+ *   <li>{@code load DIR N SLICE LIMIT}: loads {@code cars-1000000.duckdb} and {@code cars-N.duckdb} in DIR (blob
+ *   layout, primary key, a DuckDBIndex on manufacturer and a covering one on price) through a sliced bulk writer
+ *   ({@code commitEvery(SLICE)}, under {@code memoryLimit(LIMIT)}); a load that was stopped resumes after its last
+ *   committed slice when the command is run again. Appends the load's times and file size to DIR/load.md.</li>
+ *   <li>{@code query DIR N ROUNDS --out FILE}: reopens both files with {@code memoryLimit("256MB")}, then times in
+ *   interleaved rounds point lookups by key, a range of about 50 prices answered by the covering index, a count of
+ *   one manufacturer, and a group-by count per manufacturer, on both; samples RSS throughout. Writes the report
+ *   (with DIR/load.md) to FILE.</li>
+ * </ul>
+ */
+public final class ScaleProbe {
+
+    private static final int SMALL = 1_000_000;
+    private static final int LOOKUPS = 200;
+
+    private ScaleProbe() {
+    }
+
+    static long rssKb() {
+        return LargeLoadProbe.rssKb();
+    }
+
+    private static Path fileFor(Path dir, long n) {
+        return dir.resolve("cars-" + n + ".duckdb");
+    }
+
+    private static IndexedCollection<Car> cars(DuckDBDatabase db) {
+        IndexedCollection<Car> cars = db.collection(Car.CAR_ID).name("car").build();
+        cars.addIndex(DuckDBIndex.onAttribute(Car.MANUFACTURER));
+        cars.addIndex(DuckDBIndex.onAttributeCovering(Car.PRICE));
+        return cars;
+    }
+
+    public static void main(String[] argv) throws Exception {
+        ProbeReport.Args a = ProbeReport.Args.parse(argv, "benchmarks/results/current/scale-100m.md");
+        String[] args = a.positional();
+        Path dir = Path.of(args[1]);
+        long n = Long.parseLong(args[2]);
+        if (args[0].equals("load")) {
+            long slice = Long.parseLong(args[3]);
+            String limit = args[4];
+            Files.createDirectories(dir);
+            for (long size : n == SMALL ? new long[]{SMALL} : new long[]{SMALL, n}) {
+                load(dir, size, slice, limit);
+            }
+        } else {
+            query(dir, n, ProbeReport.intArg(args, 3, 5), a.out());
+        }
+    }
+
+    private static void load(Path dir, long n, long slice, String limit) throws Exception {
+        Path file = fileFor(dir, n);
+        long t0 = System.nanoTime();
+        long resumed;
+        try (DuckDBDatabase db = DuckDBDatabase.builder().file(file).memoryLimit(limit).build()) {
+            IndexedCollection<Car> cars = cars(db);
+            if (cars.size() == n) {
+                System.out.printf(Locale.ROOT, "%s holds %,d cars already%n", file, n);
+                return;
+            }
+            long[] sliceStart = {System.nanoTime()};
+            try (DuckDBBulkWriter<Car> w = db.bulkWriter(cars).commitEvery(slice)) {
+                resumed = w.resumedAfter();
+                System.out.printf(Locale.ROOT, "%s: loading %,d cars, resuming after %,d%n", file, n, resumed);
+                w.addAll(() -> new Iterator<>() {
+                    long next;
+
+                    @Override
+                    public boolean hasNext() {
+                        return next < n;
+                    }
+
+                    @Override
+                    public Car next() {
+                        if (next > resumed && next % slice == 0) {
+                            long now = System.nanoTime();
+                            System.out.printf(Locale.ROOT, "committed %,d: slice %.0f s, RSS %d MB, file %d MB%n",
+                                    next, (now - sliceStart[0]) / 1e9, rssKb() / 1024,
+                                    LargeLoadProbe.size(file) >> 20);
+                            sliceStart[0] = now;
+                        }
+                        return CarGenerator.car((int) next++);
+                    }
+                });
+                w.commit();
+            }
+        }
+        double seconds = (System.nanoTime() - t0) / 1e9;
+        String line = String.format(Locale.ROOT, "| %,d | %,d | %,.0f | %,d | %s | %s |%n", n, resumed, seconds,
+                LargeLoadProbe.size(file) >> 20, io.quackjvm.bench.harness.Worker.loadAverage(),
+                io.quackjvm.bench.harness.Stamp.commit());
+        Path log = dir.resolve("load.md");
+        if (!Files.exists(log)) {
+            Files.writeString(log, "| objects | resumed after | load s | file MB | load average at the end | "
+                    + "commit |\n|--:|--:|--:|--:|---|---|\n");
+        }
+        Files.writeString(log, line, StandardOpenOption.APPEND);
+        System.out.print(line);
+    }
+
+    /** One measure on both sizes: every sample, in microseconds. */
+    private record Measure(String name, List<Long> small, List<Long> large) {
+    }
+
+    private static void query(Path dir, long n, int rounds, Path out) throws Exception {
+        long start = System.nanoTime();
+        AtomicLong maxRss = new AtomicLong();
+        Thread sampler = new Thread(() -> {
+            while (!Thread.currentThread().isInterrupted()) {
+                maxRss.accumulateAndGet(rssKb(), Math::max);
+                try {
+                    Thread.sleep(100);
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+        }, "rss-sampler");
+        sampler.setDaemon(true);
+        long rssBefore = rssKb();
+        sampler.start();
+        StringBuilder md = ProbeReport.stamped(ScaleProbe.class, "query", dir, n, rounds);
+        try (DuckDBDatabase large = DuckDBDatabase.builder().file(fileFor(dir, n)).memoryLimit("256MB").build();
+             DuckDBDatabase small = DuckDBDatabase.builder().file(fileFor(dir, SMALL)).memoryLimit("256MB").build()) {
+            IndexedCollection<Car> big = cars(large);
+            IndexedCollection<Car> one = cars(small);
+            long rssOpen = rssKb();
+            List<Measure> measures = List.of(new Measure("point lookup by key", new ArrayList<>(), new ArrayList<>()),
+                    new Measure("range of ~50 prices (covering index)", new ArrayList<>(), new ArrayList<>()),
+                    new Measure("count of one manufacturer", new ArrayList<>(), new ArrayList<>()),
+                    new Measure("group-by count per manufacturer", new ArrayList<>(), new ArrayList<>()));
+            Random random = new Random(42);
+            long[] rows = new long[4];
+            for (int round = -1; round < rounds; round++) {   // round -1 warms up
+                boolean largeFirst = round % 2 == 0;
+                for (int side = 0; side < 2; side++) {
+                    boolean onLarge = (side == 0) == largeFirst;
+                    IndexedCollection<Car> cars = onLarge ? big : one;
+                    DuckDBDatabase db = onLarge ? large : small;
+                    long size = onLarge ? n : SMALL;
+                    List<long[]> samples = List.of(new long[LOOKUPS], new long[20], new long[5], new long[3]);
+                    for (int i = 0; i < LOOKUPS; i++) {
+                        int key = (int) (random.nextDouble() * size);
+                        long t = System.nanoTime();
+                        try (ResultSet<Car> rs = cars.retrieve(equal(Car.CAR_ID, key))) {
+                            rows[0] = rs.stream().count();
+                        }
+                        samples.get(0)[i] = (System.nanoTime() - t) / 1000;
+                    }
+                    double width = (CarGenerator.MAX_PRICE - CarGenerator.MIN_PRICE) * 50 / size;
+                    for (int i = 0; i < 20; i++) {
+                        double from = CarGenerator.MIN_PRICE + random.nextDouble() * (CarGenerator.MAX_PRICE
+                                - CarGenerator.MIN_PRICE - width);
+                        long t = System.nanoTime();
+                        try (ResultSet<Car> rs = cars.retrieve(between(Car.PRICE, from, from + width))) {
+                            rows[1] = rs.stream().count();
+                        }
+                        samples.get(1)[i] = (System.nanoTime() - t) / 1000;
+                    }
+                    for (int i = 0; i < 5; i++) {
+                        long t = System.nanoTime();
+                        try (ResultSet<Car> rs = cars.retrieve(equal(Car.MANUFACTURER, CarGenerator.manufacturer(i)))) {
+                            rows[2] = rs.size();
+                        }
+                        samples.get(2)[i] = (System.nanoTime() - t) / 1000;
+                    }
+                    for (int i = 0; i < 3; i++) {
+                        long t = System.nanoTime();
+                        rows[3] = db.from(cars).groupBy(Car.MANUFACTURER).count().size();
+                        samples.get(3)[i] = (System.nanoTime() - t) / 1000;
+                    }
+                    if (round >= 0) {
+                        for (int m = 0; m < measures.size(); m++) {
+                            List<Long> into = onLarge ? measures.get(m).large() : measures.get(m).small();
+                            for (long v : samples.get(m)) {
+                                into.add(v);
+                            }
+                        }
+                    }
+                }
+            }
+            long rssEnd = rssKb();
+            md.append(String.format(Locale.ROOT, "# %,d objects on one machine, against 1,000,000%n%n", n))
+                    .append("Blob layout, primary key, a DuckDBIndex on manufacturer and a covering DuckDBIndex on "
+                            + "price, loaded by a sliced bulk writer (`commitEvery`). Both files reopened in this "
+                            + "JVM with `memoryLimit(\"256MB\")` each, then measured in interleaved rounds (the order "
+                            + "of the two files alternating), after a warm-up round. Times in µs: median, and p90.\n\n")
+                    .append("| measure | 1M median | 1M p90 | ").append(String.format(Locale.ROOT, "%,d", n))
+                    .append(" median | p90 | large ÷ 1M (median) |\n|---|--:|--:|--:|--:|--:|\n");
+            for (Measure m : measures) {
+                long s = ProbeReport.median(m.small());
+                long l = ProbeReport.median(m.large());
+                md.append(String.format(Locale.ROOT, "| %s | %,d | %,d | %,d | %,d | %.2f |%n", m.name(), s,
+                        p90(m.small()), l, p90(m.large()), (double) l / s));
+            }
+            long lookupSmall = ProbeReport.median(measures.get(0).small());
+            long lookupLarge = ProbeReport.median(measures.get(0).large());
+            md.append(String.format(Locale.ROOT, "%nPoint lookup at %,d ÷ at 1M = %.2f (target ≤ 1.5: %s).%n", n,
+                    (double) lookupLarge / lookupSmall, lookupLarge <= 1.5 * lookupSmall ? "met" : "not met"));
+            md.append(String.format(Locale.ROOT, "RSS: %d MB before opening, %d MB after reopening both files, %d MB "
+                    + "at the end, %d MB at most while measuring (target ≤ 512 MB: %s). Heap limit %s.%n", rssBefore / 1024,
+                    rssOpen / 1024, rssEnd / 1024, maxRss.get() / 1024, maxRss.get() <= 512 * 1024 ? "met" : "not met",
+                    java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
+                            .filter(f -> f.startsWith("-Xmx")).findFirst().orElse("default")));
+            md.append(String.format(Locale.ROOT, "Files: 1M %,d MB, %,d %,d MB. Last rows read: %d, %d, %d, %d.%n",
+                    LargeLoadProbe.size(fileFor(dir, SMALL)) >> 20, n, LargeLoadProbe.size(fileFor(dir, n)) >> 20,
+                    rows[0], rows[1], rows[2], rows[3]));
+            Path log = dir.resolve("load.md");
+            if (Files.exists(log)) {
+                md.append("\n## Loads\n\n").append(Files.readString(log));
+            }
+        }
+        sampler.interrupt();
+        ProbeReport.finish(md, start, out);
+    }
+
+    private static long p90(List<Long> values) {
+        List<Long> sorted = new ArrayList<>(values);
+        sorted.sort(null);
+        return sorted.isEmpty() ? 0 : sorted.get((int) Math.min(sorted.size() - 1, sorted.size() * 0.9));
+    }
+}
