@@ -31,12 +31,15 @@ import static com.googlecode.cqengine.query.QueryFactory.equal;
  * lookups' p50 and p99 and of the group-bys per second, and their ratios to no limit.
  *
  * <p>Arguments: N (default 1,000,000), seconds per run (default 15), rounds (default 3), the limits to try
- * (default "1,2"), {@code --out FILE}.
+ * (default "1,2"), DuckDB's {@code threads} setting (default: DuckDB's own), {@code --out FILE}.
  */
 public final class AdmissionProbe {
 
     private static final int LOOKUP_THREADS = 4;
     private static final int GROUP_BY_THREADS = 2;
+
+    /** DuckDB's threads setting for every configuration, or {@code null} for DuckDB's default. */
+    private static String threads;
 
     private AdmissionProbe() {
     }
@@ -52,6 +55,7 @@ public final class AdmissionProbe {
         int seconds = ProbeReport.intArg(args, 1, 15);
         int rounds = ProbeReport.intArg(args, 2, 3);
         int[] limits = Arrays.stream(ProbeReport.arg(args, 3, "1,2").split(",")).mapToInt(Integer::parseInt).toArray();
+        threads = ProbeReport.arg(args, 4, null);
         long start = System.nanoTime();
         Path dir = Files.createTempDirectory("admission-probe");
         Path file = dir.resolve("cars.duckdb");
@@ -94,6 +98,9 @@ public final class AdmissionProbe {
 
     private static Run measure(Path file, int n, int seconds, int limit, int round) throws Exception {
         DuckDBDatabase.Builder b = DuckDBDatabase.builder().file(file);
+        if (threads != null) {
+            b.property("threads", threads);
+        }
         if (limit > 0) {
             b.maxConcurrentQueries(limit).admissionTimeout(Duration.ofMinutes(5));
         }
@@ -178,7 +185,8 @@ public final class AdmissionProbe {
     private static void write(Path out, Map<Integer, List<Run>> runs, int n, int seconds, int rounds, int[] limits,
                               long start) throws Exception {
         StringBuilder md = ProbeReport.stamped(AdmissionProbe.class, n, seconds, rounds,
-                Arrays.toString(limits).replace(" ", "").replace("[", "").replace("]", ""));
+                Arrays.toString(limits).replace(" ", "").replace("[", "").replace("]", ""),
+                threads == null ? "" : threads);
         md.append("# Admission control: point lookups beside group-bys\n\n")
                 .append(String.format(Locale.ROOT, "%,d cars (blob layout, DuckDBIndex on manufacturer and price) in "
                         + "one file. %d threads look up random keys (`retrieve(equal(carId, k))`, iterated) while %d "
@@ -186,6 +194,7 @@ public final class AdmissionProbe {
                         + "The configurations take turns, %d rounds, in one JVM; each row gives the median over rounds "
                         + "(every round's figure in brackets). Lookups by key do not wait for a turn.%n%n",
                         n, LOOKUP_THREADS, GROUP_BY_THREADS, seconds, rounds))
+                .append(threads == null ? "" : "DuckDB's `threads` is set to " + threads + " in every configuration.\n\n")
                 .append("| maxConcurrentQueries | lookup p50 µs | lookup p99 µs | lookups/s | group-bys/s "
                         + "| p99 ÷ no limit | group-bys ÷ no limit |\n|---|--:|--:|--:|--:|--:|--:|\n");
         List<Run> none = runs.get(0);

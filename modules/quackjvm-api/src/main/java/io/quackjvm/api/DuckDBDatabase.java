@@ -307,7 +307,7 @@ public final class DuckDBDatabase implements AutoCloseable {
 
     /**
      * Adds a listener that hears every statement, write, write-lock wait and write conflict of this database from
-     * now on, for metrics; quackjvm-micrometer's {@code QuackMetrics} adds one. See {@link OperationListener}.
+     * now on, for metrics. See {@link OperationListener}.
      */
     public void addListener(OperationListener listener) {
         database.statements().addListener(listener);

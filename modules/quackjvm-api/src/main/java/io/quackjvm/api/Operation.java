@@ -2,8 +2,7 @@ package io.quackjvm.api;
 
 /**
  * What the library was doing when it reports to an {@link OperationListener}: the kind of CQEngine or quackjvm
- * call a statement serves. The names are also the {@code operation} tag of quackjvm-micrometer's meters, in lower
- * case.
+ * call a statement serves.
  */
 public enum Operation {
     /** A lookup of one object by its primary key (the object cache answers some without a statement). */

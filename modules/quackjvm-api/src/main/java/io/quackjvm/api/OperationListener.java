@@ -2,8 +2,7 @@ package io.quackjvm.api;
 
 /**
  * Hears what a database does, for metrics: each statement or write as it ends, each wait for a collection's write
- * lock, each write conflict. Added with {@link DuckDBDatabase#addListener} or {@link DuckDBPersistence#addListener};
- * quackjvm-micrometer's {@code QuackMetrics} is one.
+ * lock, each write conflict. Added with {@link DuckDBDatabase#addListener} or {@link DuckDBPersistence#addListener}.
  *
  * <p>The methods run on the thread that did the work, after it: they must be quick, must not block, and must not
  * use the database. An exception a listener throws is logged and does not reach the caller.
