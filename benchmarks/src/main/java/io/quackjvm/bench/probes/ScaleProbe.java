@@ -30,9 +30,11 @@ import static com.googlecode.cqengine.query.QueryFactory.equal;
  *   layout, primary key, a DuckDBIndex on manufacturer and a covering one on price) through a sliced bulk writer
  *   ({@code commitEvery(SLICE)}, under {@code memoryLimit(LIMIT)}); a load that was stopped resumes after its last
  *   committed slice when the command is run again. Appends the load's times and file size to DIR/load.md.</li>
- *   <li>{@code query DIR N ROUNDS --out FILE}: reopens both files with {@code memoryLimit("256MB")}, then times in
- *   interleaved rounds point lookups by key, a range of about 50 prices answered by the covering index, a count of
- *   one manufacturer, and a group-by count per manufacturer, on both; samples RSS throughout. Writes the report
+ *   <li>{@code query DIR N ROUNDS [LIMIT] --out FILE}: reopens the large file alone with {@code memoryLimit("256MB")}
+ *   (RSS after reopening and after one query of each kind; then how many random lookups that limit serves), then
+ *   both files with {@code memoryLimit(LIMIT)} (default 2GB) each, and times in interleaved rounds point lookups
+ *   by key, a range of about 50 prices answered by the covering index, a count of one manufacturer, and a group-by
+ *   count per manufacturer, on both; samples RSS throughout. Writes the report
  *   (with DIR/load.md) to FILE.</li>
  * </ul>
  */
@@ -72,7 +74,7 @@ public final class ScaleProbe {
                 load(dir, size, slice, limit);
             }
         } else {
-            query(dir, n, ProbeReport.intArg(args, 3, 5), a.out());
+            query(dir, n, ProbeReport.intArg(args, 3, 5), args.length > 4 ? args[4] : "2GB", a.out());
         }
     }
 
@@ -130,28 +132,114 @@ public final class ScaleProbe {
     private record Measure(String name, List<Long> small, List<Long> large) {
     }
 
-    private static void query(Path dir, long n, int rounds, Path out) throws Exception {
-        long start = System.nanoTime();
-        AtomicLong maxRss = new AtomicLong();
-        Thread sampler = new Thread(() -> {
+    /** RSS sampled every 100 ms while it runs: the largest seen since the last {@link #reset}. */
+    private static final class RssSampler implements AutoCloseable {
+        final AtomicLong max = new AtomicLong();
+        final Thread thread = new Thread(this::sample, "rss-sampler");
+
+        RssSampler() {
+            thread.setDaemon(true);
+            thread.start();
+        }
+
+        private void sample() {
             while (!Thread.currentThread().isInterrupted()) {
-                maxRss.accumulateAndGet(rssKb(), Math::max);
+                max.accumulateAndGet(rssKb(), Math::max);
                 try {
                     Thread.sleep(100);
                 } catch (InterruptedException e) {
                     return;
                 }
             }
-        }, "rss-sampler");
-        sampler.setDaemon(true);
-        long rssBefore = rssKb();
-        sampler.start();
-        StringBuilder md = ProbeReport.stamped(ScaleProbe.class, "query", dir, n, rounds);
-        try (DuckDBDatabase large = DuckDBDatabase.builder().file(fileFor(dir, n)).memoryLimit("256MB").build();
-             DuckDBDatabase small = DuckDBDatabase.builder().file(fileFor(dir, SMALL)).memoryLimit("256MB").build()) {
+        }
+
+        long maxKb() {
+            return Math.max(max.get(), rssKb());
+        }
+
+        void reset() {
+            max.set(0);
+        }
+
+        @Override
+        public void close() {
+            thread.interrupt();
+        }
+    }
+
+    private static void query(Path dir, long n, int rounds, String limit, Path out) throws Exception {
+        long start = System.nanoTime();
+        StringBuilder md = ProbeReport.stamped(ScaleProbe.class, "query", dir, n, rounds, limit);
+        md.append(String.format(Locale.ROOT, "# %,d objects on one machine, against 1,000,000%n%n", n))
+                .append("Blob layout, primary key, a DuckDBIndex on manufacturer and a covering DuckDBIndex on "
+                        + "price, loaded by a sliced bulk writer (`commitEvery`). Heap ")
+                .append(java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
+                        .filter(f -> f.startsWith("-Xmx")).findFirst().orElse("default"))
+                .append(".\n\n");
+        try (RssSampler rss = new RssSampler()) {
+            alone(dir, n, rss, md);
+            interleaved(dir, n, rounds, limit, rss, md);
+        }
+        md.append(String.format(Locale.ROOT, "%nFiles: 1M %,d MB, %,d: %,d MB.%n",
+                LargeLoadProbe.size(fileFor(dir, SMALL)) >> 20, n, LargeLoadProbe.size(fileFor(dir, n)) >> 20));
+        Path log = dir.resolve("load.md");
+        if (Files.exists(log)) {
+            md.append("\n## Loads\n\n").append(Files.readString(log));
+        }
+        ProbeReport.finish(md, start, out);
+    }
+
+    /**
+     * The large file alone under {@code memoryLimit("256MB")}: RSS after reopening it and after one query of each
+     * kind, then random point lookups until DuckDB refuses one or 5,000 succeeded.
+     */
+    private static void alone(Path dir, long n, RssSampler rss, StringBuilder md) {
+        long before = rssKb();
+        rss.reset();
+        md.append("## The large file alone, memoryLimit(\"256MB\")\n\n");
+        try (DuckDBDatabase large = DuckDBDatabase.builder().file(fileFor(dir, n)).memoryLimit("256MB").build()) {
+            IndexedCollection<Car> big = cars(large);
+            long opened = rssKb();
+            Random random = new Random(7);
+            try (ResultSet<Car> rs = big.retrieve(equal(Car.CAR_ID, (int) (random.nextDouble() * n)))) {
+                rs.stream().count();
+            }
+            try (ResultSet<Car> rs = big.retrieve(between(Car.PRICE, 20_000.0, 20_000.0
+                    + (CarGenerator.MAX_PRICE - CarGenerator.MIN_PRICE) * 50.0 / n))) {
+                rs.stream().count();
+            }
+            try (ResultSet<Car> rs = big.retrieve(equal(Car.MANUFACTURER, CarGenerator.manufacturer(0)))) {
+                rs.size();
+            }
+            large.from(big).groupBy(Car.MANUFACTURER).count().size();
+            long afterEach = rss.maxKb();
+            md.append(String.format(Locale.ROOT, "RSS: %d MB before opening, %d MB after reopening, %d MB at most "
+                            + "through one lookup, one covering range, one count and one group-by (target ≤ 512 MB: "
+                            + "%s).%n%n", before / 1024, opened / 1024, afterEach / 1024,
+                    afterEach <= 512 * 1024 ? "met" : "not met"));
+            int done = 0;
+            String refused = null;
+            for (; done < 5_000; done++) {
+                try (ResultSet<Car> rs = big.retrieve(equal(Car.CAR_ID, (int) (random.nextDouble() * n)))) {
+                    rs.stream().count();
+                } catch (RuntimeException e) {
+                    refused = e.getMessage().lines().findFirst().orElse("");
+                    break;
+                }
+            }
+            md.append(String.format(Locale.ROOT, "Random point lookups after that: %,d succeeded%s; RSS at most "
+                    + "%d MB.%n%n", done, refused == null ? "" : ", then DuckDB refused one: "
+                    + (refused.length() > 300 ? refused.substring(0, 300) + "..." : refused).replace('|', '/'), rss.maxKb() / 1024));
+        }
+    }
+
+    /** Both files open under {@code limit} each, measured in interleaved rounds. */
+    private static void interleaved(Path dir, long n, int rounds, String limit, RssSampler rss, StringBuilder md) {
+        rss.reset();
+        try (DuckDBDatabase large = DuckDBDatabase.builder().file(fileFor(dir, n)).memoryLimit(limit).build();
+             DuckDBDatabase small = DuckDBDatabase.builder().file(fileFor(dir, SMALL)).memoryLimit(limit).build()) {
             IndexedCollection<Car> big = cars(large);
             IndexedCollection<Car> one = cars(small);
-            long rssOpen = rssKb();
             List<Measure> measures = List.of(new Measure("point lookup by key", new ArrayList<>(), new ArrayList<>()),
                     new Measure("range of ~50 prices (covering index)", new ArrayList<>(), new ArrayList<>()),
                     new Measure("count of one manufacturer", new ArrayList<>(), new ArrayList<>()),
@@ -174,7 +262,7 @@ public final class ScaleProbe {
                         }
                         samples.get(0)[i] = (System.nanoTime() - t) / 1000;
                     }
-                    double width = (CarGenerator.MAX_PRICE - CarGenerator.MIN_PRICE) * 50 / size;
+                    double width = (CarGenerator.MAX_PRICE - CarGenerator.MIN_PRICE) * 50.0 / size;
                     for (int i = 0; i < 20; i++) {
                         double from = CarGenerator.MIN_PRICE + random.nextDouble() * (CarGenerator.MAX_PRICE
                                 - CarGenerator.MIN_PRICE - width);
@@ -206,12 +294,9 @@ public final class ScaleProbe {
                     }
                 }
             }
-            long rssEnd = rssKb();
-            md.append(String.format(Locale.ROOT, "# %,d objects on one machine, against 1,000,000%n%n", n))
-                    .append("Blob layout, primary key, a DuckDBIndex on manufacturer and a covering DuckDBIndex on "
-                            + "price, loaded by a sliced bulk writer (`commitEvery`). Both files reopened in this "
-                            + "JVM with `memoryLimit(\"256MB\")` each, then measured in interleaved rounds (the order "
-                            + "of the two files alternating), after a warm-up round. Times in µs: median, and p90.\n\n")
+            md.append(String.format(Locale.ROOT, "## Both files, memoryLimit(\"%s\") each, interleaved%n%n", limit))
+                    .append("Both files reopened in this JVM, then measured in interleaved rounds (the order of the "
+                            + "two files alternating) after a warm-up round. Times in µs: median, and p90.\n\n")
                     .append("| measure | 1M median | 1M p90 | ").append(String.format(Locale.ROOT, "%,d", n))
                     .append(" median | p90 | large ÷ 1M (median) |\n|---|--:|--:|--:|--:|--:|\n");
             for (Measure m : measures) {
@@ -222,23 +307,11 @@ public final class ScaleProbe {
             }
             long lookupSmall = ProbeReport.median(measures.get(0).small());
             long lookupLarge = ProbeReport.median(measures.get(0).large());
-            md.append(String.format(Locale.ROOT, "%nPoint lookup at %,d ÷ at 1M = %.2f (target ≤ 1.5: %s).%n", n,
-                    (double) lookupLarge / lookupSmall, lookupLarge <= 1.5 * lookupSmall ? "met" : "not met"));
-            md.append(String.format(Locale.ROOT, "RSS: %d MB before opening, %d MB after reopening both files, %d MB "
-                    + "at the end, %d MB at most while measuring (target ≤ 512 MB: %s). Heap limit %s.%n", rssBefore / 1024,
-                    rssOpen / 1024, rssEnd / 1024, maxRss.get() / 1024, maxRss.get() <= 512 * 1024 ? "met" : "not met",
-                    java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
-                            .filter(f -> f.startsWith("-Xmx")).findFirst().orElse("default")));
-            md.append(String.format(Locale.ROOT, "Files: 1M %,d MB, %,d %,d MB. Last rows read: %d, %d, %d, %d.%n",
-                    LargeLoadProbe.size(fileFor(dir, SMALL)) >> 20, n, LargeLoadProbe.size(fileFor(dir, n)) >> 20,
-                    rows[0], rows[1], rows[2], rows[3]));
-            Path log = dir.resolve("load.md");
-            if (Files.exists(log)) {
-                md.append("\n## Loads\n\n").append(Files.readString(log));
-            }
+            md.append(String.format(Locale.ROOT, "%nPoint lookup at %,d ÷ at 1M = %.2f (target ≤ 1.5: %s). RSS at "
+                            + "most %d MB with both open. Last rows read: %d, %d, %d, %d.%n", n,
+                    (double) lookupLarge / lookupSmall, lookupLarge <= 1.5 * lookupSmall ? "met" : "not met",
+                    rss.maxKb() / 1024, rows[0], rows[1], rows[2], rows[3]));
         }
-        sampler.interrupt();
-        ProbeReport.finish(md, start, out);
     }
 
     private static long p90(List<Long> values) {

@@ -8,6 +8,10 @@ import io.quackjvm.api.DuckDBOptions;
 import io.quackjvm.api.Operation;
 import io.quackjvm.api.OperationListener;
 import io.quackjvm.api.QueryTimeoutException;
+import io.quackjvm.micrometer.QuackMetrics;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -95,6 +99,35 @@ class OperationsTest extends Shop {
             // end::listener[]
             cars.retrieve(equal(Car.CAR_ID, 7)).forEach(c -> { });
             assertTrue(lookupNanos.get() > 0);
+        }
+    }
+
+    @Test
+    void micrometer() {
+        try (DuckDBDatabase db = DuckDBDatabase.builder().build()) {
+            IndexedCollection<Car> cars = db.collection(Car.CAR_ID).name("car").objectCacheSize(100).build();
+            cars.addAll(loadCars());
+            // tag::micrometer[]
+            PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+            QuackMetrics metrics = new QuackMetrics(db, Tags.of("service", "shop"));
+            metrics.bindTo(registry);
+
+            try (ResultSet<Car> car = cars.retrieve(equal(Car.CAR_ID, 7))) {
+                car.forEach(System.out::println);
+            }
+            String scrape = registry.scrape();   // what GET /metrics would serve
+            // end::micrometer[]
+            try (metrics) {
+                assertTrue(scrape.contains("quackjvm_operations_seconds_count{collection=\"car\",operation=\"lookup\","
+                        + "outcome=\"success\",service=\"shop\"} 1"), scrape);
+                assertTrue(scrape.contains("quackjvm_pool_connections_idle{service=\"shop\"} 1.0"), scrape);
+                assertTrue(scrape.contains("quackjvm_cache_hits_total{collection=\"car\",service=\"shop\"} 0.0"),
+                        scrape);
+                assertTrue(scrape.contains("quackjvm_cache_misses_total{collection=\"car\",service=\"shop\"} 1.0"),
+                        scrape);
+            } finally {
+                registry.close();
+            }
         }
     }
 }

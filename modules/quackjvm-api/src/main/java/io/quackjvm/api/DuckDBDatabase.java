@@ -388,6 +388,14 @@ public final class DuckDBDatabase implements AutoCloseable {
         database.close();
     }
 
+    /**
+     * Whether {@link #close()} has run (or is running). Cheap and never throws: for health checks and gauges that
+     * must not touch a closed database.
+     */
+    public boolean isClosed() {
+        return database.isClosed();
+    }
+
     @Override
     public String toString() {
         return "DuckDBDatabase{" + database.describe() + "}";

@@ -333,6 +333,14 @@ public final class DuckDBPersistence<O, A extends Comparable<A>> implements SQLi
     }
 
     /**
+     * Whether this collection, or the database it belongs to, is closed. Cheap and never throws: for health checks
+     * and gauges that must not touch a closed collection.
+     */
+    public boolean isClosed() {
+        return table.isClosed();
+    }
+
+    /**
      * Closes the database and releases its file at once, so that this JVM or another can open it again.
      * Idempotent and thread-safe (a call made while another thread is closing returns once that one is done); any
      * later use throws {@link PersistenceClosedException}, and so does reading a result set or
