@@ -133,6 +133,8 @@ public final class Current {
                     P + "ParquetProbe", STANDARD, "1000000 3 --out {out}", TINY, "5000 1 --out {out}"),
             step("admission", "docs/operations.md (admission control)", Output.FILE, flags("-Xmx4g", BOTH),
                     P + "AdmissionProbe", STANDARD, "1000000 15 3 1,2 --out {out}", TINY, "5000 1 1 1 --out {out}"),
+            step("metrics-cost", "docs/operations.md (Micrometer)", Output.FILE, flags("-Xmx2g", BOTH),
+                    P + "MetricsCostProbe", STANDARD, "100000 2000 5 --out {out}", TINY, "2000 50 1 --out {out}"),
             step("columnar-row-shapes", "docs/columnar.md (raw DuckDB shapes of a columnar row)", Output.STDOUT,
                     List.of("-Xmx4g"), P + "ColumnarRowShapes", COMPLETE, "1000000 2000"),
             step("columnar-lookup-shapes", "docs/columnar.md (raw DuckDB lookups, STRUCT and compression)",

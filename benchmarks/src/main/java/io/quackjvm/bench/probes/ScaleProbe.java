@@ -30,6 +30,8 @@ import static com.googlecode.cqengine.query.QueryFactory.equal;
  *   layout, primary key, a DuckDBIndex on manufacturer and a covering one on price) through a sliced bulk writer
  *   ({@code commitEvery(SLICE)}, under {@code memoryLimit(LIMIT)}); a load that was stopped resumes after its last
  *   committed slice when the command is run again. Appends the load's times and file size to DIR/load.md.</li>
+ *   <li>{@code optimize DIR N [LIMIT]}: {@code optimize()} on both files, as docs/tuning.md says to after a bulk
+ *   load (sorts the index tables by value); appends its time to DIR/load.md.</li>
  *   <li>{@code query DIR N ROUNDS [LIMIT] --out FILE}: reopens the large file alone with {@code memoryLimit("256MB")}
  *   (RSS after reopening and after one query of each kind; then how many random lookups that limit serves), then
  *   both files with {@code memoryLimit(LIMIT)} (default 2GB) each, and times in interleaved rounds point lookups
@@ -72,6 +74,10 @@ public final class ScaleProbe {
             Files.createDirectories(dir);
             for (long size : n == SMALL ? new long[]{SMALL} : new long[]{SMALL, n}) {
                 load(dir, size, slice, limit);
+            }
+        } else if (args[0].equals("optimize")) {
+            for (long size : n == SMALL ? new long[]{SMALL} : new long[]{SMALL, n}) {
+                optimize(dir, size, args.length > 3 ? args[3] : "6GB");
             }
         } else {
             query(dir, n, ProbeReport.intArg(args, 3, 5), args.length > 4 ? args[4] : "2GB", a.out());
@@ -121,10 +127,25 @@ public final class ScaleProbe {
                 io.quackjvm.bench.harness.Stamp.commit());
         Path log = dir.resolve("load.md");
         if (!Files.exists(log)) {
-            Files.writeString(log, "| objects | resumed after | load s | file MB | load average at the end | "
+            Files.writeString(log, "| objects | resumed after (or step) | s | file MB | load average at the end | "
                     + "commit |\n|--:|--:|--:|--:|---|---|\n");
         }
         Files.writeString(log, line, StandardOpenOption.APPEND);
+        System.out.print(line);
+    }
+
+    /** What a user does after a bulk load ({@code docs/tuning.md}): sorts the index tables by value. */
+    private static void optimize(Path dir, long n, String limit) throws Exception {
+        Path file = fileFor(dir, n);
+        long t0 = System.nanoTime();
+        try (DuckDBDatabase db = DuckDBDatabase.builder().file(file).memoryLimit(limit).build()) {
+            db.optimize(cars(db));
+        }
+        double seconds = (System.nanoTime() - t0) / 1e9;
+        String line = String.format(Locale.ROOT, "| %,d | optimize() | %,.0f | %,d | %s | %s |%n", n, seconds,
+                LargeLoadProbe.size(file) >> 20, io.quackjvm.bench.harness.Worker.loadAverage(),
+                io.quackjvm.bench.harness.Stamp.commit());
+        Files.writeString(dir.resolve("load.md"), line, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
         System.out.print(line);
     }
 
@@ -243,7 +264,10 @@ public final class ScaleProbe {
             List<Measure> measures = List.of(new Measure("point lookup by key", new ArrayList<>(), new ArrayList<>()),
                     new Measure("range of ~50 prices (covering index)", new ArrayList<>(), new ArrayList<>()),
                     new Measure("count of one manufacturer", new ArrayList<>(), new ArrayList<>()),
-                    new Measure("group-by count per manufacturer", new ArrayList<>(), new ArrayList<>()));
+                    new Measure("group-by count per manufacturer", new ArrayList<>(), new ArrayList<>()),
+                    new Measure("point lookup by key, the same 200 keys every round", new ArrayList<>(),
+                            new ArrayList<>()));
+            int[] hot = new Random(3).ints(LOOKUPS, 0, SMALL).toArray();   // spread by * size / SMALL below
             Random random = new Random(42);
             long[] rows = new long[4];
             for (int round = -1; round < rounds; round++) {   // round -1 warms up
@@ -253,7 +277,8 @@ public final class ScaleProbe {
                     IndexedCollection<Car> cars = onLarge ? big : one;
                     DuckDBDatabase db = onLarge ? large : small;
                     long size = onLarge ? n : SMALL;
-                    List<long[]> samples = List.of(new long[LOOKUPS], new long[20], new long[5], new long[3]);
+                    List<long[]> samples = List.of(new long[LOOKUPS], new long[20], new long[5], new long[3],
+                            new long[LOOKUPS]);
                     for (int i = 0; i < LOOKUPS; i++) {
                         int key = (int) (random.nextDouble() * size);
                         long t = System.nanoTime();
@@ -283,6 +308,14 @@ public final class ScaleProbe {
                         long t = System.nanoTime();
                         rows[3] = db.from(cars).groupBy(Car.MANUFACTURER).count().size();
                         samples.get(3)[i] = (System.nanoTime() - t) / 1000;
+                    }
+                    for (int i = 0; i < LOOKUPS; i++) {
+                        int key = (int) (hot[i] * (size / SMALL));
+                        long t = System.nanoTime();
+                        try (ResultSet<Car> rs = cars.retrieve(equal(Car.CAR_ID, key))) {
+                            rows[0] = rs.stream().count();
+                        }
+                        samples.get(4)[i] = (System.nanoTime() - t) / 1000;
                     }
                     if (round >= 0) {
                         for (int m = 0; m < measures.size(); m++) {
