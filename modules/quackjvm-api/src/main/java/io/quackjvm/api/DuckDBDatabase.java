@@ -167,8 +167,11 @@ public final class DuckDBDatabase implements AutoCloseable {
     /**
      * Writes a consistent copy of the whole database (every collection, its indexes and its metadata) into a new
      * database file at {@code target}, while the application keeps reading and writing. The copy holds exactly the
-     * writes committed before it started; a write committed while it runs is not in it. Readers and writers do not
-     * wait for it. The copy is a complete quackjvm file: open it with {@code DuckDBDatabase.builder().file(target)},
+     * writes committed before it started; a write committed while it runs is not in it. A database file is
+     * checkpointed and then copied as it lies on disk, so readers do not wait and writers wait only for that
+     * checkpoint; an in-memory or read-only database (or a file whose checkpoint another open write transaction
+     * holds off) is copied by one DuckDB transaction instead, which nobody waits for but which costs more. The copy
+     * is durable when this returns, and is a complete quackjvm file: open it with {@code DuckDBDatabase.builder().file(target)},
      * for reading only with {@link Builder#readOnly()} (from any number of processes), or put it in place of the
      * original to restore. See docs/reliability.md ("Backup and restore") for what it costs.
      *

@@ -195,6 +195,70 @@ class SnapshotTest {
         }
     }
 
+    /** Checks a snapshot taken while {@code writer} wrote, between {@code ackedBefore} and {@code startedAfter}. */
+    private static void assertConsistent(Path snapshot, int ackedBefore, int startedAfter) {
+        TreeSet<Integer> ids = idsOf(snapshot);
+        int last = ids.last();
+        assertEquals(last + 1, ids.size(), "the snapshot's ids are not one run from 0: a write is torn or lost");
+        assertEquals(0, (last + 1 - BASE) % BATCH, "the snapshot holds part of a write request: " + (last + 1));
+        assertTrue(last >= ackedBefore, "a write acknowledged before the snapshot is missing: " + last + " < "
+                + ackedBefore);
+        assertTrue(last <= startedAfter, "the snapshot holds a write started after it ended");
+    }
+
+    @Test
+    void aSnapshotOfAFileIsTheFileAsOfACheckpoint() throws Exception {
+        Path live = dir.resolve("live.duckdb");
+        Path snapshot = dir.resolve("copy.duckdb");
+        try (DuckDBDatabase db = open("file")) {
+            IndexedCollection<Car> cars = cars(db);
+            cars.addAll(Car.firstN(BASE));
+            db.snapshot(snapshot);
+            // nothing was written since: the file, checkpointed, and the snapshot are the same bytes
+            assertEquals(-1L, Files.mismatch(live, snapshot), "the snapshot is not a copy of the checkpointed file");
+            cars.add(Car.of(BASE));
+        }
+        assertEquals(BASE, idsOf(snapshot).size());
+    }
+
+    @Test
+    void staysConsistentWhenCheckpointsRunDuringIt() throws Exception {
+        try (DuckDBDatabase db = open("file")) {
+            IndexedCollection<Car> cars = cars(db);
+            cars.addAll(Car.firstN(BASE));
+            Writer writer = new Writer(cars);
+            AtomicBoolean stop = new AtomicBoolean();
+            AtomicReference<Throwable> failure = new AtomicReference<>();
+            // optimize() rewrites the index tables and checkpoints: the file changes under the copy
+            Thread checkpointer = new Thread(() -> {
+                try {
+                    while (!stop.get()) {
+                        db.optimize();
+                    }
+                } catch (Throwable t) {
+                    failure.set(t);
+                }
+            }, "snapshot-test-checkpointer");
+            writer.start();
+            checkpointer.start();
+            try {
+                for (int round = 0; round < 5; round++) {
+                    int ackedBefore = writer.acked.get();
+                    Path snapshot = dir.resolve("snap-" + round + ".duckdb");
+                    db.snapshot(snapshot);
+                    int startedAfter = writer.started.get();
+                    assertConsistent(snapshot, ackedBefore, startedAfter);
+                }
+            } finally {
+                stop.set(true);
+                checkpointer.join(60_000);
+                writer.finish();
+            }
+            assertFalse(checkpointer.isAlive(), "the checkpointer did not stop");
+            assertNull(failure.get(), () -> "optimize() failed: " + failure.get());
+        }
+    }
+
     @Test
     void otherJvmsServeASnapshotReadOnlyAtOnceWhileTheOriginalKeepsChanging() throws Exception {
         Path snapshot = dir.resolve("served.duckdb");

@@ -19,6 +19,7 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * One open DuckDB database: the root connection every request connection is duplicated from, the pool that
@@ -76,6 +77,8 @@ public final class Database implements AutoCloseable {
     private final DatabaseResources owned;
     private final Cleaner.Cleanable cleanable;
     private final Statements statements;
+    /** Held while a snapshot is taken, so that two snapshots of this database do not overlap. */
+    private final ReentrantLock snapshots = new ReentrantLock();
     /** Connections lent now, for {@link #poolStats}. */
     private final java.util.concurrent.atomic.AtomicInteger inUse = new java.util.concurrent.atomic.AtomicInteger();
 
@@ -128,6 +131,16 @@ public final class Database implements AutoCloseable {
 
     public String describe() {
         return owned.describe();
+    }
+
+    /** The database file, or {@code null} for an in-memory database. */
+    public Path file() {
+        return file;
+    }
+
+    /** Held by a snapshot of this database from start to end. */
+    ReentrantLock snapshotLock() {
+        return snapshots;
     }
 
     /**

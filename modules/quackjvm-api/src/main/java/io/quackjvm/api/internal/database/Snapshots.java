@@ -3,32 +3,57 @@ package io.quackjvm.api.internal.database;
 import io.quackjvm.api.QuackException;
 import io.quackjvm.api.spi.PooledConnection;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import java.io.IOException;
 import java.lang.ref.Reference;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Live snapshots: a consistent, self-contained copy of a whole database in a new file, taken while the database
  * keeps serving reads and writes.
  *
- * <p>The copy is one DuckDB transaction that reads the database's catalog and writes a file attached next to the
- * target: {@code COPY FROM DATABASE} recreates every table, constraint, index and sequence and copies the rows the
- * transaction sees, that is exactly the writes committed before it started. Readers never wait; writers do not
- * wait either (DuckDB's transactions are multi-version), though a checkpoint the copy overlaps is put off until it
- * ends. The SQL views and decoding macros of {@code database.query} are not part of the copy: they are recreated
- * whenever a database is opened. The file is written under a temporary name in the target's directory,
- * checkpointed and detached, and only then moved to the target, so a snapshot that fails leaves nothing behind and
- * a file at the target is always complete.
+ * <p>A database file that this process writes is copied as it lies on disk, right after a checkpoint. DuckDB never
+ * overwrites a block that the file's newest header refers to until it has written a newer header (that is how the
+ * file survives a crash in the middle of a checkpoint), and between checkpoints it only appends to the write-ahead
+ * log or writes blocks that header marks free. So the file's first three header blocks are read before and after
+ * the copy: when neither they nor those of the copy differ, no checkpoint ran meanwhile and the copy holds exactly
+ * the database as of the checkpoint, every write committed before it and none after. Writers wait only for that
+ * checkpoint; automatic checkpoints are held back while the file is copied, and if one runs anyway the copy is
+ * taken again. When the checkpoint cannot run (DuckDB refuses it while another write transaction is open) or keeps
+ * being overtaken, the snapshot is taken the other way.
+ *
+ * <p>The other way serves in-memory and read-only databases too: one DuckDB transaction reads the database's
+ * catalog and writes a file attached next to the target; {@code COPY FROM DATABASE} recreates every table,
+ * constraint, index and sequence and copies the rows the transaction sees, that is exactly the writes committed
+ * before it started. Readers and writers do not wait for it, though a checkpoint it overlaps is put off until it
+ * ends.
+ *
+ * <p>The SQL views and decoding macros of {@code database.query} are never part of a snapshot: they live in the
+ * in-memory catalog and are recreated whenever a database is opened. The file is written under a temporary name in
+ * the target's directory, made durable, and only then moved to the target, so a snapshot that fails leaves nothing
+ * behind and a file at the target is always complete.
  */
 public final class Snapshots {
 
     /** The schema of the SQL views and macros; recreated on open, so not copied. */
     private static final String VIEWS_SCHEMA = "quackjvm_sql";
+    /** DuckDB's main header and its two database headers, each one block of 4 KiB at the start of the file. */
+    private static final int HEADERS = 3 * 4096;
+    /** How often the file is copied before a snapshot is taken the other way. */
+    private static final int FILE_COPY_ATTEMPTS = 3;
     private static final AtomicLong NEXT = new AtomicLong();
+    private static final Logger LOG = LoggerFactory.getLogger(Snapshots.class);
 
     private Snapshots() {
     }
@@ -56,8 +81,12 @@ public final class Snapshots {
         String alias = "quackjvm_snapshot_" + n;
         String source = "\"" + db.catalog().replace("\"", "\"\"") + "\"";
         boolean moved = false;
+        db.snapshotLock().lock();
         try {
-            copy(db, source, partial, alias);
+            if (db.isInMemory() || db.readOnly() || !copyFile(db, partial)) {
+                deleteQuietly(partial);
+                copy(db, source, partial, alias);
+            }
             if (Files.exists(wal(partial))) {
                 throw new QuackException("The snapshot of the " + db.describe() + " left a write-ahead log after "
                         + "its checkpoint; nothing was kept at " + file + ". Try again.");
@@ -69,7 +98,104 @@ public final class Snapshots {
                 deleteQuietly(partial);
                 deleteQuietly(wal(partial));
             }
+            db.snapshotLock().unlock();
             Reference.reachabilityFence(db);
+        }
+    }
+
+    /**
+     * Checkpoints the database and copies its file to {@code partial}; {@code true} when the copy is consistent,
+     * {@code false} when a checkpoint could not be run or ran during every attempt.
+     */
+    private static boolean copyFile(Database db, Path partial) {
+        Path source = db.file();
+        String checkpoint = "CHECKPOINT " + db.catalog();
+        try (PooledConnection c = db.borrow(); Statement s = c.connection().createStatement()) {
+            db.running().started(s);
+            String threshold = null;
+            try {
+                db.collections().ensurePendingMetadata(c);
+                try (ResultSet rs = s.executeQuery("SELECT current_setting('checkpoint_threshold')")) {
+                    threshold = rs.next() ? rs.getString(1) : null;
+                }
+                if (threshold != null) {
+                    // a commit that fills the log past the threshold would checkpoint in the middle of the copy
+                    s.execute("SET checkpoint_threshold = '1TB'");
+                }
+                for (int attempt = 0; attempt < FILE_COPY_ATTEMPTS; attempt++) {
+                    db.checkOpen();
+                    if (!checkpointed(s, checkpoint)) {
+                        return false;
+                    }
+                    byte[] before = headers(source);
+                    copyDurably(source, partial);
+                    db.checkOpen();
+                    if (Arrays.equals(before, headers(source)) && Arrays.equals(before, headers(partial))) {
+                        return true;
+                    }
+                    LOG.debug("A checkpoint of the {} ran while its file was copied; copying it again", db.describe());
+                    Files.deleteIfExists(partial);
+                }
+                return false;
+            } finally {
+                if (threshold != null) {
+                    restoreThreshold(db, s, threshold);
+                }
+                db.running().finished(s);
+            }
+        } catch (SQLException e) {
+            QuackException closed = db.running().cancelledByClose("The snapshot", e);
+            throw closed != null ? closed : Failures.wrap("Taking a snapshot of the " + db.describe(), checkpoint, e);
+        } catch (IOException e) {
+            throw new QuackException("Taking a snapshot of the " + db.describe() + " failed while copying " + source
+                    + " to " + partial + ": " + e + ". Nothing was kept; check the directory's free space and "
+                    + "permissions", e);
+        }
+    }
+
+    /** Runs the checkpoint; {@code false} when DuckDB refused it, as it does while another write is open. */
+    private static boolean checkpointed(Statement s, String checkpoint) {
+        try {
+            s.execute(checkpoint);
+            return true;
+        } catch (SQLException e) {
+            LOG.debug("Snapshot: the checkpoint did not run ({}); copying through a transaction", e.getMessage());
+            return false;
+        }
+    }
+
+    private static void restoreThreshold(Database db, Statement s, String threshold) {
+        try {
+            s.execute("SET checkpoint_threshold = '" + threshold.replace("'", "''") + "'");
+        } catch (SQLException e) {
+            LOG.warn("The snapshot of the {} could not put checkpoint_threshold back to {}: {}", db.describe(),
+                    threshold, e.getMessage());
+        }
+    }
+
+    private static byte[] headers(Path file) throws IOException {
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+            ByteBuffer buf = ByteBuffer.allocate(HEADERS);
+            while (buf.hasRemaining() && ch.read(buf) >= 0) {
+                // read until the headers are in or the file ends
+            }
+            return Arrays.copyOf(buf.array(), buf.position());
+        }
+    }
+
+    private static void copyDurably(Path from, Path to) throws IOException {
+        try (FileChannel in = FileChannel.open(from, StandardOpenOption.READ);
+             FileChannel out = FileChannel.open(to, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+            long size = in.size();
+            long done = 0;
+            while (done < size) {
+                long n = in.transferTo(done, size - done, out);
+                if (n <= 0) {
+                    break;
+                }
+                done += n;
+            }
+            out.force(true);
         }
     }
 
