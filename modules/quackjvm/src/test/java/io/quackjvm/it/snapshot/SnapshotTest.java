@@ -180,13 +180,7 @@ class SnapshotTest {
             List<String> schemas = schemasOf(snapshot);
             assertTrue(schemas.contains("main") && !schemas.contains("quackjvm_sql"),
                     "the SQL views travelled into the snapshot: " + schemas);
-            TreeSet<Integer> ids = idsOf(snapshot);
-            int last = ids.last();
-            assertEquals(last + 1, ids.size(), "the snapshot's ids are not one run from 0: a write is torn or lost");
-            assertEquals(0, (last + 1 - BASE) % BATCH, "the snapshot holds part of a write request: " + (last + 1));
-            assertTrue(last >= ackedBefore, "a write acknowledged before the snapshot is missing: " + last + " < "
-                    + ackedBefore);
-            assertTrue(last <= startedAfter, "the snapshot holds a write started after it ended");
+            TreeSet<Integer> ids = assertConsistent(snapshot, ackedBefore, startedAfter);
             assertTrue(cars.size() > ids.size(), "the live collection did not move on");
             try (Stream<Path> files = Files.list(dir)) {
                 assertEquals(List.of(), files.map(p -> p.getFileName().toString())
@@ -195,8 +189,11 @@ class SnapshotTest {
         }
     }
 
-    /** Checks a snapshot taken while {@code writer} wrote, between {@code ackedBefore} and {@code startedAfter}. */
-    private static void assertConsistent(Path snapshot, int ackedBefore, int startedAfter) {
+    /**
+     * Checks a snapshot taken while a {@link Writer} wrote, between {@code ackedBefore} and {@code startedAfter}:
+     * an unbroken run of whole write requests holding every one acknowledged before; returns its ids.
+     */
+    private static TreeSet<Integer> assertConsistent(Path snapshot, int ackedBefore, int startedAfter) {
         TreeSet<Integer> ids = idsOf(snapshot);
         int last = ids.last();
         assertEquals(last + 1, ids.size(), "the snapshot's ids are not one run from 0: a write is torn or lost");
@@ -204,6 +201,7 @@ class SnapshotTest {
         assertTrue(last >= ackedBefore, "a write acknowledged before the snapshot is missing: " + last + " < "
                 + ackedBefore);
         assertTrue(last <= startedAfter, "the snapshot holds a write started after it ended");
+        return ids;
     }
 
     @Test

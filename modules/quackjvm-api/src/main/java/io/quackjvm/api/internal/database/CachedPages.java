@@ -4,7 +4,6 @@ import io.quackjvm.api.spi.PooledConnection;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 
@@ -39,30 +38,16 @@ public final class CachedPages {
             return;
         }
         try (PooledConnection c = db.borrow(); Statement s = c.connection().createStatement()) {
-            String limit = restoreLimit;
-            if (limit == null) {
-                // Read once and reused: DuckDB reports the limit rounded (256MB as "244.1 MiB"), so reading it
-                // back every time would let it drift down by a rounding step per call.
-                try (ResultSet rs = s.executeQuery("SELECT current_setting('memory_limit')")) {
-                    if (!rs.next()) {
-                        return;
-                    }
-                    limit = rs.getString(1);
-                }
-                restoreLimit = limit;
-            }
-            try {
-                s.execute("SET memory_limit = '" + RELEASE_FLOOR + "'");
-            } finally {
-                s.execute("SET memory_limit = '" + limit.replace("'", "''") + "'");
+            if (memoryLimit.change(s, RELEASE_FLOOR)) {
+                memoryLimit.restore(s);
             }
         } catch (SQLException | RuntimeException e) {
             LOG.debug("Releasing cached pages of {} failed: {}", db.describe(), e.getMessage());
         }
     }
 
-    /** The memory limit {@link #release()} puts back (the one the database was opened with). */
-    private String restoreLimit;
+    /** Lowered by {@link #release()} for a moment, then put back to the limit the database was opened with. */
+    private final HeldSetting memoryLimit = new HeldSetting("memory_limit");
 
     /** The memory limit {@link #release()} lowers to for a moment. */
     static final String RELEASE_FLOOR = "16MB";

@@ -79,6 +79,8 @@ public final class Database implements AutoCloseable {
     private final Statements statements;
     /** Held while a snapshot is taken, so that two snapshots of this database do not overlap. */
     private final ReentrantLock snapshots = new ReentrantLock();
+    /** Raised by a snapshot while it copies the file, so that no automatic checkpoint runs meanwhile. */
+    private final HeldSetting checkpointThreshold = new HeldSetting("checkpoint_threshold");
     /** Connections lent now, for {@link #poolStats}. */
     private final java.util.concurrent.atomic.AtomicInteger inUse = new java.util.concurrent.atomic.AtomicInteger();
 
@@ -141,6 +143,16 @@ public final class Database implements AutoCloseable {
     /** Held by a snapshot of this database from start to end. */
     ReentrantLock snapshotLock() {
         return snapshots;
+    }
+
+    /** DuckDB's {@code checkpoint_threshold}, which a snapshot holds raised while it copies the file. */
+    HeldSetting checkpointThreshold() {
+        return checkpointThreshold;
+    }
+
+    /** The statement that checkpoints this database's catalog. */
+    String checkpointSql() {
+        return catalog.equals("memory") ? "CHECKPOINT" : "CHECKPOINT " + catalog;
     }
 
     /**
@@ -250,7 +262,7 @@ public final class Database implements AutoCloseable {
     /** CHECKPOINT; when {@code strict} a failure is thrown, otherwise logged and ignored. */
     public void checkpoint(boolean strict) {
         try (PooledConnection c = borrow(); Statement s = c.connection().createStatement()) {
-            s.execute(catalog.equals("memory") ? "CHECKPOINT" : "CHECKPOINT " + catalog);
+            s.execute(checkpointSql());
         } catch (SQLException e) {
             if (strict) {
                 throw new QuackException("compact() could not checkpoint the " + describe() + ": " + e.getMessage()

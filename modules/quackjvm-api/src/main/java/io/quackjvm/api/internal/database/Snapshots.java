@@ -13,7 +13,6 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Arrays;
@@ -84,7 +83,6 @@ public final class Snapshots {
         db.snapshotLock().lock();
         try {
             if (db.isInMemory() || db.readOnly() || !copyFile(db, partial)) {
-                deleteQuietly(partial);
                 copy(db, source, partial, alias);
             }
             if (Files.exists(wal(partial))) {
@@ -105,23 +103,20 @@ public final class Snapshots {
 
     /**
      * Checkpoints the database and copies its file to {@code partial}; {@code true} when the copy is consistent,
-     * {@code false} when a checkpoint could not be run or ran during every attempt.
+     * {@code false}, leaving nothing at {@code partial}, when a checkpoint could not be run or ran during every
+     * attempt.
      */
     private static boolean copyFile(Database db, Path partial) {
         Path source = db.file();
-        String checkpoint = "CHECKPOINT " + db.catalog();
+        String checkpoint = db.checkpointSql();
+        HeldSetting threshold = db.checkpointThreshold();
         try (PooledConnection c = db.borrow(); Statement s = c.connection().createStatement()) {
             db.running().started(s);
-            String threshold = null;
+            boolean raised = false;
             try {
                 db.collections().ensurePendingMetadata(c);
-                try (ResultSet rs = s.executeQuery("SELECT current_setting('checkpoint_threshold')")) {
-                    threshold = rs.next() ? rs.getString(1) : null;
-                }
-                if (threshold != null) {
-                    // a commit that fills the log past the threshold would checkpoint in the middle of the copy
-                    s.execute("SET checkpoint_threshold = '1TB'");
-                }
+                // a commit that fills the log past the threshold would checkpoint in the middle of the copy
+                raised = threshold.change(s, "1TB");
                 for (int attempt = 0; attempt < FILE_COPY_ATTEMPTS; attempt++) {
                     db.checkOpen();
                     if (!checkpointed(s, checkpoint)) {
@@ -138,7 +133,7 @@ public final class Snapshots {
                 }
                 return false;
             } finally {
-                if (threshold != null) {
+                if (raised) {
                     restoreThreshold(db, s, threshold);
                 }
                 db.running().finished(s);
@@ -164,12 +159,12 @@ public final class Snapshots {
         }
     }
 
-    private static void restoreThreshold(Database db, Statement s, String threshold) {
+    private static void restoreThreshold(Database db, Statement s, HeldSetting threshold) {
         try {
-            s.execute("SET checkpoint_threshold = '" + threshold.replace("'", "''") + "'");
+            threshold.restore(s);
         } catch (SQLException e) {
             LOG.warn("The snapshot of the {} could not put checkpoint_threshold back to {}: {}", db.describe(),
-                    threshold, e.getMessage());
+                    threshold.original(), e.getMessage());
         }
     }
 
