@@ -173,7 +173,8 @@ public final class DuckDBDatabase implements AutoCloseable {
      * holds off) is copied by one DuckDB transaction instead, which nobody waits for but which costs more. The copy
      * is durable when this returns, and is a complete quackjvm file: open it with
      * {@code DuckDBDatabase.builder().file(target)}, for reading only with {@link Builder#readOnly()} (from any
-     * number of processes), or put it in place of the original to restore. See docs/reliability.md ("Backup and restore") for what it costs.
+     * number of processes), or put it in place of the original to restore. See docs/reliability.md ("Backup and
+     * restore") for what it costs.
      *
      * <p>The file is written under a temporary name in {@code target}'s directory and moved to {@code target} once
      * complete, so a failed snapshot leaves nothing at {@code target}.
