@@ -175,6 +175,36 @@ public interface ObjectTable<O> {
         return null;
     }
 
+    /**
+     * The record of the encoding this layout reads and writes rows with now: the text {@link #reconcileEncoding}
+     * last returned. An export to Parquet that includes whole objects carries it in the files' metadata, so that a
+     * collection in another database can read the rows ({@link #readingEncoding}). The default keeps none.
+     *
+     * @return the record, or {@code null} for a layout that keeps none
+     */
+    default String encoding() {
+        return null;
+    }
+
+    /**
+     * This layout, reading rows written under another collection's record of its encoding: the
+     * {@link #encoding()} of the collection that exported them to Parquet, carried in the files' metadata. The
+     * returned table reads with that record and writes as this one does. A layout that keeps no record reads the
+     * rows as it reads its own; the default also accepts a record equal to its own, and refuses any other.
+     *
+     * @param encoding the record the files carry, or {@code null} when they carry none (their layout keeps none,
+     *                 or an earlier release wrote them)
+     * @throws IllegalStateException naming the class, the field and the fix, when rows written under
+     *                               {@code encoding} cannot be read by this layout
+     */
+    default ObjectTable<O> readingEncoding(String encoding) {
+        if (encoding == null || encoding.equals(encoding())) {
+            return this;
+        }
+        throw new IllegalStateException("the rows were written under a record of the layout's encoding that this "
+                + "layout does not read; import them into a collection of the layout that exported them");
+    }
+
     private static List<Column> namesAndTypes(List<Column> columns) {
         return columns.stream().map(c -> new Column(c.name(), c.sqlType())).toList();
     }

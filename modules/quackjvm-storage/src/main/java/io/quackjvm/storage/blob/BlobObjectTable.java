@@ -22,10 +22,17 @@ final class BlobObjectTable<O> implements ObjectTable<O> {
 
     private final Class<O> objectType;
     private final PojoSerializer<O> serializer;
+    /** The serializer rows are read with: {@link #serializer}, or one for rows of another record of the shapes. */
+    private final PojoSerializer<O> reader;
 
     BlobObjectTable(Class<O> objectType, PojoSerializer<O> serializer) {
+        this(objectType, serializer, serializer);
+    }
+
+    private BlobObjectTable(Class<O> objectType, PojoSerializer<O> serializer, PojoSerializer<O> reader) {
         this.objectType = objectType;
         this.serializer = serializer;
+        this.reader = reader;
     }
 
     @Override
@@ -39,12 +46,26 @@ final class BlobObjectTable<O> implements ObjectTable<O> {
     }
 
     @Override
+    public String encoding() {
+        return serializer instanceof Kryo5Serializer<O> kryo ? kryo.encoding() : null;
+    }
+
+    /** Rows of another collection of the class: read with the shapes {@code encoding} records, written as here. */
+    @Override
+    public ObjectTable<O> readingEncoding(String encoding) {
+        if (serializer instanceof Kryo5Serializer<O> kryo) {
+            return new BlobObjectTable<>(objectType, serializer, kryo.reading(encoding));
+        }
+        return ObjectTable.super.readingEncoding(encoding);
+    }
+
+    @Override
     public void write(O object, RowWriter row) throws SQLException {
         byte[] bytes;
         try {
             bytes = serializer.serialize(object);
         } catch (RuntimeException e) {
-            ClassAllowList.NotAllowedException refused = refusal(e);
+            ClassAllowList.NotAllowedException refused = ClassAllowList.NotAllowedException.among(e);
             if (refused != null) {
                 throw new IllegalArgumentException("Cannot store " + objectType.getName() + " object " + object
                         + ": it holds an object of class " + refused.className + ", which this collection would "
@@ -62,9 +83,9 @@ final class BlobObjectTable<O> implements ObjectTable<O> {
     public O read(RowSource row) throws SQLException {
         byte[] bytes = row.getBytes(0);
         try {
-            return serializer.deserialize(bytes);
+            return reader.deserialize(bytes);
         } catch (RuntimeException e) {
-            ClassAllowList.NotAllowedException refused = refusal(e);
+            ClassAllowList.NotAllowedException refused = ClassAllowList.NotAllowedException.among(e);
             if (refused != null) {
                 throw new IllegalStateException("Cannot read a stored " + objectType.getName() + ": "
                         + ClassAllowList.refusal(refused.className, objectType) + ".");
@@ -72,15 +93,5 @@ final class BlobObjectTable<O> implements ObjectTable<O> {
             throw new IllegalStateException("Cannot deserialise a stored " + objectType.getName() + ": "
                     + e.getMessage() + ". Was the class changed incompatibly since it was stored?", e);
         }
-    }
-
-    /** The allow-list's refusal among the causes of {@code e} (Kryo wraps what its resolver throws), or null. */
-    private static ClassAllowList.NotAllowedException refusal(Throwable e) {
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof ClassAllowList.NotAllowedException n) {
-                return n;
-            }
-        }
-        return null;
     }
 }

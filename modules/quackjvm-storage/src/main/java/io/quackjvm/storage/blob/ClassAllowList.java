@@ -133,6 +133,16 @@ final class ClassAllowList {
             this.suggested = suggested;
         }
 
+        /** The refusal among the causes of {@code e} (Kryo wraps what its resolver throws), or null. */
+        static NotAllowedException among(Throwable e) {
+            for (Throwable t = e; t != null; t = t.getCause()) {
+                if (t instanceof NotAllowedException n) {
+                    return n;
+                }
+            }
+            return null;
+        }
+
         /** {@code allowClasses(Outer.Inner.class)}. */
         String option() {
             return "allowClasses(" + simpleName(suggested) + ".class)";

@@ -36,6 +36,12 @@ final class Kryo5Serializer<O> implements PojoSerializer<O> {
     private final ClassAllowList allowList;
     private final ClassLoader loader;
     private volatile Evolution evolution = Evolution.NONE;
+    /** The record of the shapes {@link #evolution} was reconciled from, or null before the collection is opened. */
+    private volatile String encoding;
+    /** Where the record of the rows read comes from: null for the collection's own file, else the files named. */
+    private final String foreign;
+    /** Whether rows are read from files that carry no record, as written with the classes as they are now. */
+    private final boolean recordless;
     private final ThreadLocal<Session> sessions = new ThreadLocal<>();
 
     /** One thread's Kryo, for one {@link Evolution}. */
@@ -61,6 +67,20 @@ final class Kryo5Serializer<O> implements PojoSerializer<O> {
         // Rows name classes of the application, which may live in a class loader of their own (a plugin's, say).
         this.loader = objectType.getClassLoader() != null ? objectType.getClassLoader()
                 : Kryo5Serializer.class.getClassLoader();
+        this.foreign = null;
+        this.recordless = false;
+    }
+
+    /** A reader of rows written under another record of the shapes, for the same classes. */
+    private Kryo5Serializer(Kryo5Serializer<O> of, Evolution evolution, String foreign, boolean recordless) {
+        this.objectType = of.objectType;
+        this.polymorphic = of.polymorphic;
+        this.allowList = of.allowList;
+        this.loader = of.loader;
+        this.evolution = evolution;
+        this.encoding = of.encoding;
+        this.foreign = foreign;
+        this.recordless = recordless;
     }
 
     private static Kryo newKryo(ClassAllowList allowList, ClassLoader loader) {
@@ -93,16 +113,47 @@ final class Kryo5Serializer<O> implements PojoSerializer<O> {
      * @throws IllegalStateException for a change of the classes that stored rows cannot survive
      */
     String reconcileEncoding(String stored) {
-        Map<String, ClassShapes.Shape> current = ClassShapes.describe(newKryo(allowList, loader),
-                allowList.userClasses());
+        Map<String, ClassShapes.Shape> current = currentShapes();
+        String record;
         if (stored == null) {
             evolution = Evolution.NONE;
-            return new ClassShapes(java.util.List.of(current)).format();
+            record = new ClassShapes(java.util.List.of(current)).format();
+        } else {
+            Evolution.Reconciled r = Evolution.reconcile(ClassShapes.parse(stored), current, allowList,
+                    allowList.userClasses());
+            evolution = r.evolution();
+            record = r.shapes().format();
         }
-        Evolution.Reconciled r = Evolution.reconcile(ClassShapes.parse(stored), current, allowList,
-                allowList.userClasses());
-        evolution = r.evolution();
-        return r.shapes().format();
+        encoding = record;
+        return record;
+    }
+
+    /** The record of the shapes rows are read and written with, or null before the collection is opened. */
+    String encoding() {
+        return encoding;
+    }
+
+    /**
+     * A serializer that reads rows written under {@code record} (another collection's, carried by Parquet files)
+     * as the classes are now. Only for reading: its versions are the record's, not this collection's.
+     *
+     * @param record the record the files carry, or null when they carry none: their rows are then read as
+     *               written with the classes as they are now, and a row that carries a version is refused
+     * @throws IllegalStateException for a change of the classes since the record that rows cannot survive
+     */
+    Kryo5Serializer<O> reading(String record) {
+        if (record == null) {
+            return new Kryo5Serializer<>(this, Evolution.NONE, "the Parquet files carry no record of them (an "
+                    + "earlier release exported them); export the collection again with this release", true);
+        }
+        Evolution e = Evolution.reconcile(ClassShapes.parse(record), currentShapes(), allowList,
+                allowList.userClasses()).evolution();
+        return new Kryo5Serializer<>(this, e, "the Parquet files record " + e.versions
+                + "; the files were changed after the export", false);
+    }
+
+    private Map<String, ClassShapes.Shape> currentShapes() {
+        return ClassShapes.describe(newKryo(allowList, loader), allowList.userClasses());
     }
 
     @Override
@@ -136,16 +187,25 @@ final class Kryo5Serializer<O> implements PojoSerializer<O> {
             version = in.readVarInt(true);
             if (version <= 0 || version >= s.evolution.versions) {
                 throw new IllegalStateException("the row was written with version " + version + " of the classes' "
-                        + "shapes, and the file records " + s.evolution.versions + "; the file was changed outside "
-                        + "quackjvm");
+                        + "shapes, and " + (foreign != null ? foreign : "the file records " + s.evolution.versions
+                        + "; the file was changed outside quackjvm"));
             }
         } else if (kind != EXACT && kind != WITH_CLASS) {
             throw new IllegalStateException("the row starts with byte " + kind + ", which no quackjvm release wrote");
         }
         s.row.version = version;
-        Object o = kind == EXACT || kind == EXACT_VERSIONED ? s.kryo.readObject(in, objectType)
-                : s.kryo.readClassAndObject(in);
-        return objectType.cast(o);
+        try {
+            Object o = kind == EXACT || kind == EXACT_VERSIONED ? s.kryo.readObject(in, objectType)
+                    : s.kryo.readClassAndObject(in);
+            return objectType.cast(o);
+        } catch (RuntimeException e) {
+            if (!recordless || ClassAllowList.NotAllowedException.among(e) != null) {
+                throw e;
+            }
+            // without a record, a row of an earlier shape is read as the class is now, and fails
+            throw new IllegalStateException(e.getMessage() + " (the row may have been written with an earlier shape "
+                    + "of the classes: " + foreign + ")", e);
+        }
     }
 
     /**

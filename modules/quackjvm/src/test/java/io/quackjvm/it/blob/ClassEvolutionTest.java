@@ -5,6 +5,7 @@ import com.googlecode.cqengine.IndexedCollection;
 import com.googlecode.cqengine.attribute.SimpleAttribute;
 import com.googlecode.cqengine.query.option.QueryOptions;
 import io.quackjvm.api.DuckDBPersistence;
+import io.quackjvm.api.QuackException;
 import io.quackjvm.api.StoredDataException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -45,6 +46,12 @@ class ClassEvolutionTest {
             public record Item(int id, String name, double price, Color color, String zone) {}
             """;
     private static final String COLOR_V1 = "package evolved; public enum Color { RED, GREEN }";
+    private static final String ITEM_V2 = """
+            package evolved;
+            public record Item(int id, String name, long stock, java.util.List<String> tags, Color color,
+                    String zone) {}
+            """;
+    private static final String COLOR_V2 = "package evolved; public enum Color { RED, GREEN, BLUE }";
 
     @Test
     void aRecordThatGainsAndLosesComponentsKeepsItsStoredObjects() throws Exception {
@@ -58,11 +65,7 @@ class ClassEvolutionTest {
                         "zone " + i));
             }
         }
-        Versioned v2 = compile("v2", Map.of("Item", """
-                package evolved;
-                public record Item(int id, String name, long stock, java.util.List<String> tags, Color color,
-                        String zone) {}
-                """, "Color", "package evolved; public enum Color { RED, GREEN, BLUE }"));
+        Versioned v2 = compile("v2", Map.of("Item", ITEM_V2, "Color", COLOR_V2));
         try (Store s = new Store(v2, "Item", file)) {
             assertEquals(50, s.collection.size());
             for (int i = 0; i < 50; i++) {
@@ -84,6 +87,82 @@ class ClassEvolutionTest {
             assertEquals(List.of("t105"), v2.read(s.get(105), "tags"));
             assertEquals("renamed", v2.read(s.get(3), "name"));
             assertEquals("item 4", v2.read(s.get(4), "name"));
+        }
+    }
+
+    @Test
+    void objectsExportedToParquetAfterTheirClassChangedImportIntoAnotherDatabaseUnchanged() throws Exception {
+        Versioned v1 = compile("v1", Map.of("Item", ITEM_V1, "Color", COLOR_V1));
+        Versioned v2 = compile("v2", Map.of("Item", ITEM_V2, "Color", COLOR_V2));
+        // The source holds rows of both shapes: version 0 of its record is v1, version 1 is v2.
+        Path source = dir.resolve("source.duckdb");
+        try (Store s = new Store(v1, "Item", source)) {
+            for (int i = 0; i < 5; i++) {
+                s.collection.add(v1.make("Item", i, "old " + i, 1000.123456789 + i, v1.constant("Color", i % 2),
+                        "zone " + i));
+            }
+        }
+        Path export = dir.resolve("export");
+        List<Object> expected;
+        try (Store s = new Store(v2, "Item", source)) {
+            for (int i = 5; i < 10; i++) {
+                s.collection.add(v2.make("Item", i, "new " + i, (long) i, List.of("t" + i), v2.constant("Color", 2),
+                        "zone " + i));
+            }
+            expected = s.sorted();
+            s.persistence.export().includeObjects(true).toParquet(export);
+        }
+        assertEquals(10, expected.size());
+        assertEquals("old 1", v2.read(expected.get(1), "name"));
+        // A new database's record knows only v2, in which v2's rows are version 0; one created with v1 and then
+        // opened with v2 numbers the shapes as the source does. Both read the files with the files' record.
+        Path fresh = dir.resolve("fresh.duckdb");
+        Path sameHistory = dir.resolve("same-history.duckdb");
+        try (Store t = new Store(v1, "Item", sameHistory)) {
+            t.collection.add(v1.make("Item", 100, "kept", 1.5, v1.constant("Color", 0), "z"));
+        }
+        for (Path target : List.of(fresh, sameHistory)) {
+            try (Store t = new Store(v2, "Item", target)) {
+                var writer = t.persistence.bulkWriter();
+                writer.addParquet(export);
+                writer.commit();
+                List<Object> imported = t.sorted();
+                imported.removeIf(o -> t.idOf(o) == 100);
+                assertEquals(expected, imported, "every object as exported, into " + target.getFileName());
+            }
+            try (Store t = new Store(v2, "Item", target)) {
+                assertEquals(expected.get(7), t.get(7), "stored in the target's own encoding, read after reopening");
+            }
+        }
+        // Files of two exports whose records differ (the fresh target's knows only v2) are refused before reading.
+        Path mixed = Files.createDirectories(dir.resolve("mixed"));
+        try (Store t = new Store(v2, "Item", fresh)) {
+            t.persistence.export().includeObjects(true).toParquet(dir.resolve("fresh-export"));
+        }
+        Files.copy(export.resolve("data_0.parquet"), mixed.resolve("a.parquet"));
+        Files.copy(dir.resolve("fresh-export").resolve("data_0.parquet"), mixed.resolve("b.parquet"));
+        try (Store t = new Store(v2, "Item", dir.resolve("mixed.duckdb"))) {
+            var writer = t.persistence.bulkWriter();
+            QuackException e = assertThrows(QuackException.class, () -> writer.addParquet(mixed));
+            assertTrue(e.getMessage().contains("the files were not all written by one export"), e.getMessage());
+            writer.close();
+            assertEquals(0, t.collection.size());
+        }
+        // Files of rows of both shapes with no record (as an earlier release exported them) are refused whole,
+        // naming the missing record: the rows of v1 fail as the class is now, the versioned rows of v2 carry a
+        // version nothing records.
+        Path stripped = dir.resolve("stripped");
+        try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement st = c.createStatement()) {
+            Files.createDirectories(stripped);
+            st.execute("COPY (SELECT * FROM read_parquet('" + export.resolve("**").resolve("*.parquet") + "')) TO '"
+                    + stripped.resolve("data_0.parquet") + "' (FORMAT PARQUET)");
+        }
+        try (Store t = new Store(v2, "Item", dir.resolve("refused.duckdb"))) {
+            var writer = t.persistence.bulkWriter();
+            StoredDataException e = assertThrows(StoredDataException.class, () -> writer.addParquet(stripped));
+            assertTrue(e.getMessage().contains("the Parquet files carry no record of them"), e.getMessage());
+            writer.close();
+            assertEquals(0, t.collection.size(), "nothing of a refused import is kept");
         }
     }
 
@@ -229,6 +308,17 @@ class ClassEvolutionTest {
 
         Object get(int key) {
             return collection.retrieve(equal(id, key)).uniqueResult();
+        }
+
+        int idOf(Object o) {
+            return id.getValue(o, null);
+        }
+
+        /** Every object, in the order of their ids. */
+        List<Object> sorted() {
+            List<Object> all = new ArrayList<>(collection);
+            all.sort(java.util.Comparator.comparingInt(this::idOf));
+            return all;
         }
 
         @Override

@@ -36,13 +36,19 @@ import java.util.stream.Stream;
  * <p><b>Export</b> is one {@code COPY (SELECT ...) TO} statement, so it reads one snapshot of the collection while
  * writers go on: the columns of the collection's SQL view ({@link SqlViews#exportSql}: the key, the typed fields,
  * the indexed attributes), restricted by a {@code where} query translated as retrievals are, optionally with the
- * whole object as {@code _object}, written hive-style under {@code attr=value/} directories when partitioned. The
+ * whole object as {@code _object} (and, in each file's metadata, the layout's record of how those bytes are encoded),
+ * written hive-style under {@code attr=value/} directories when partitioned. The
  * files are written into a temporary directory beside the target and moved there once complete, so a failed
  * export leaves nothing at the target.
  */
 public final class ParquetFiles {
 
     private static final AtomicLong NEXT = new AtomicLong();
+    /**
+     * The key, in each file's key-value metadata, of the layout's record of how the {@code _object} bytes are
+     * encoded ({@link io.quackjvm.api.spi.ObjectTable#encoding}).
+     */
+    static final String ENCODING_KEY = "quackjvm_encoding";
 
     private ParquetFiles() {
     }
@@ -96,6 +102,11 @@ public final class ParquetFiles {
                     .append(" (FORMAT PARQUET");
             if (!partitionColumns.isEmpty()) {
                 copy.append(", PARTITION_BY (").append(String.join(", ", partitionColumns)).append(')');
+            }
+            String encoding = objects ? table.columns().encoding() : null;
+            if (encoding != null) {
+                // the rows' bytes are as stored: a collection elsewhere reads them with this record, not its own
+                copy.append(", KV_METADATA {").append(ENCODING_KEY).append(": ").append(literal(encoding)).append('}');
             }
             sql = copy.append(')').toString();
             long rows = run(db, c, sql, params);

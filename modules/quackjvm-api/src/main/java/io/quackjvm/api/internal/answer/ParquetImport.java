@@ -7,6 +7,8 @@ import io.quackjvm.api.internal.database.Database;
 import io.quackjvm.api.internal.database.Failures;
 
 import io.quackjvm.api.QuackException;
+import io.quackjvm.api.StoredDataException;
+import io.quackjvm.api.spi.ObjectTable;
 import io.quackjvm.api.spi.Column;
 import io.quackjvm.api.spi.PooledConnection;
 import io.quackjvm.api.spi.RowCursor;
@@ -32,7 +34,7 @@ import java.util.stream.Stream;
 
 /**
  * Parquet files read into a bulk load: the whole objects of {@code _object} for a layout that keeps objects in one
- * BLOB column, otherwise the typed fields, rebuilt by the layout ({@link io.quackjvm.api.spi.ObjectTable#readValues}).
+ * BLOB column (decoded with the record of their encoding the export wrote into the files), otherwise the typed fields, rebuilt by the layout ({@link io.quackjvm.api.spi.ObjectTable#readValues}).
  * Every column the collection needs is checked against the files' schema (name and DuckDB type) before anything is
  * read; partition columns, which hive-style directories hold as text, and enums, which Parquet holds as text, are
  * cast to the column's type after checking that every value casts. Stateless.
@@ -82,8 +84,9 @@ public final class ParquetImport {
                         + "directory holds no .parquet file");
             }
         }
-        String files = "read_parquet(" + ParquetFiles.literal(directory ? source.resolve("**").resolve("*.parquet").toString()
-                : source.toString()) + ", hive_partitioning = " + directory + (directory
+        String glob = ParquetFiles.literal(directory ? source.resolve("**").resolve("*.parquet").toString()
+                : source.toString());
+        String files = "read_parquet(" + glob + ", hive_partitioning = " + directory + (directory
                 ? ", hive_types_autocast = false" : "") + ")";
         boolean objects = SqlViews.objectsInOneBlob(table);
         Database db = table.database();
@@ -116,13 +119,14 @@ public final class ParquetImport {
                             + "; read files that an export of this collection wrote");
                 }
             }
+            ObjectTable<O> reader = objects ? objectReader(table, c, glob, source) : null;
             sql = "SELECT " + String.join(", ", select) + " FROM " + files;
             try (PreparedStatement ps = c.connection().prepareStatement(sql)) {
                 db.running().started(ps);
                 try (ResultSet rs = ps.executeQuery(); RowCursor cursor = db.reader(true).open(rs)) {
                     String what = "Reading " + source + " into collection '" + table.name() + "'";
                     String statement = sql;
-                    load.addAll(() -> new Rows<>(table, cursor, objects, what, statement));
+                    load.addAll(() -> new Rows<>(table, cursor, reader, what, statement));
                 } finally {
                     db.running().finished(ps);
                 }
@@ -152,6 +156,43 @@ public final class ParquetImport {
         return out;
     }
 
+    /**
+     * The layout reading the files' {@code _object} bytes with the record of their encoding that the export wrote
+     * into every file's metadata ({@link ParquetFiles#ENCODING_KEY}), or with none for files that carry none.
+     *
+     * @throws QuackException when the files carry different records (or only some carry one), or when the layout
+     *                        cannot read rows written under the record as the class is now
+     */
+    private static <O> ObjectTable<O> objectReader(CollectionTable<O, ?> table, PooledConnection c, String glob,
+                                                   Path source) throws SQLException {
+        long files;
+        long tagged;
+        long records;
+        String record;
+        try (Statement s = c.connection().createStatement(); ResultSet rs = s.executeQuery(
+                "SELECT (SELECT count(*) FROM parquet_file_metadata(" + glob + ")), count(*), count(DISTINCT value), "
+                        + "min(decode(value)) FROM parquet_kv_metadata(" + glob + ") WHERE key = "
+                        + ParquetFiles.literal(ParquetFiles.ENCODING_KEY) + "::BLOB")) {
+            rs.next();
+            files = rs.getLong(1);
+            tagged = rs.getLong(2);
+            records = rs.getLong(3);
+            record = rs.getString(4);
+        }
+        String what = "addParquet(" + source + ") into collection '" + table.name() + "': ";
+        if (tagged != 0 && (tagged != files || records != 1)) {
+            throw new QuackException(what + "the files were not all written by one export (" + tagged + " of " + files
+                    + " carry a record of how their objects are encoded, in " + records + " versions); import the "
+                    + "directory of each export on its own");
+        }
+        try {
+            return table.columns().readingEncoding(record);
+        } catch (IllegalStateException e) {
+            throw new StoredDataException(what + "the files' objects cannot be read as class "
+                    + table.schema().primaryKey().getObjectType().getName() + " is now: " + e.getMessage(), e);
+        }
+    }
+
     /** Refuses, before anything is read, a partition (or enum) value that does not cast to its column's type. */
     private static void checkCasts(PooledConnection c, String files, String col, String type, Path source,
                                    CollectionTable<?, ?> table, String name) throws SQLException {
@@ -170,12 +211,13 @@ public final class ParquetImport {
         private final CollectionTable<O, ?> table;
         private final RowCursor cursor;
         private final RowSource row;
-        private final boolean objects;
+        /** The layout reading whole objects from {@code _object}, or null to rebuild them from typed columns. */
+        private final ObjectTable<O> objects;
         private final String what;
         private final String sql;
         private Boolean ready;
 
-        Rows(CollectionTable<O, ?> table, RowCursor cursor, boolean objects, String what, String sql) {
+        Rows(CollectionTable<O, ?> table, RowCursor cursor, ObjectTable<O> objects, String what, String sql) {
             this.table = table;
             this.cursor = cursor;
             this.row = cursor.row();
@@ -203,7 +245,7 @@ public final class ParquetImport {
             }
             ready = null;
             try {
-                return objects ? table.columns().readObject(row) : table.columns().readValues(row);
+                return objects != null ? objects.read(row) : table.columns().readValues(row);
             } catch (SQLException e) {
                 throw Failures.wrap(what, sql, e);
             }

@@ -173,6 +173,21 @@ public final class CollectionColumns<O> {
         return layout.read(row);
     }
 
+    /** The layout's record of its encoding ({@link ObjectTable#encoding}), or {@code null}. */
+    public String encoding() {
+        return layout.encoding();
+    }
+
+    /**
+     * The layout reading rows of its columns written under another collection's record of its encoding (one a
+     * Parquet export carries), through {@link ObjectTable#read}; a row it cannot read fails as this collection's do.
+     *
+     * @throws IllegalStateException the layout's refusal of the record
+     */
+    public ObjectTable<O> readingEncoding(String encoding) {
+        return layout.readingEncoding(encoding);
+    }
+
     /** Reads one object from a row of the layout's {@link #valueColumns()} as SQL sees them (a Parquet export's). */
     public O readValues(RowSource row) throws SQLException {
         return layout.readValues(row);

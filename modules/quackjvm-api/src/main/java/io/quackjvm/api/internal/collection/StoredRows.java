@@ -160,4 +160,16 @@ final class StoredRows<O> implements ObjectTable<O> {
     public String reconcileEncoding(String stored, boolean created) {
         return layout.reconcileEncoding(stored, created);
     }
+
+    @Override
+    public String encoding() {
+        return layout.encoding();
+    }
+
+    /** The layout reading rows written under {@code encoding}, its failures named as this one's are. */
+    @Override
+    public StoredRows<O> readingEncoding(String encoding) {
+        ObjectTable<O> reading = layout.readingEncoding(encoding);
+        return reading == layout ? this : new StoredRows<>(collection, reading, keyType);
+    }
 }
