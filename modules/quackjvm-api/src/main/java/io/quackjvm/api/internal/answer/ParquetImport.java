@@ -119,14 +119,22 @@ public final class ParquetImport {
                             + "; read files that an export of this collection wrote");
                 }
             }
-            ObjectTable<O> reader = objects ? objectReader(table, c, glob, source) : null;
+            String record = objects ? encodingRecord(table, c, glob, source) : null;
+            ObjectTable<O> reader = objects ? objectReader(table, record, source) : null;
+            // Rows this collection's layout would write the same way are stored as they are, not serialised again.
+            boolean sameEncoding = objects && java.util.Objects.equals(record, table.columns().encoding());
             sql = "SELECT " + String.join(", ", select) + " FROM " + files;
             try (PreparedStatement ps = c.connection().prepareStatement(sql)) {
                 db.running().started(ps);
                 try (ResultSet rs = ps.executeQuery(); RowCursor cursor = db.reader(true).open(rs)) {
                     String what = "Reading " + source + " into collection '" + table.name() + "'";
                     String statement = sql;
-                    load.addAll(() -> new Rows<>(table, cursor, reader, what, statement));
+                    Rows<O> rows = new Rows<>(table, cursor, reader, what, statement);
+                    if (sameEncoding) {
+                        load.addAllStored(() -> rows, rows::bytes);
+                    } else {
+                        load.addAll(() -> rows);
+                    }
                 } finally {
                     db.running().finished(ps);
                 }
@@ -157,14 +165,13 @@ public final class ParquetImport {
     }
 
     /**
-     * The layout reading the files' {@code _object} bytes with the record of their encoding that the export wrote
-     * into every file's metadata ({@link ParquetFiles#ENCODING_KEY}), or with none for files that carry none.
+     * The record of the encoding of the files' {@code _object} bytes that the export wrote into every file's
+     * metadata ({@link ParquetFiles#ENCODING_KEY}), or null for files that carry none.
      *
-     * @throws QuackException when the files carry different records (or only some carry one), or when the layout
-     *                        cannot read rows written under the record as the class is now
+     * @throws QuackException when the files carry different records, or only some carry one
      */
-    private static <O> ObjectTable<O> objectReader(CollectionTable<O, ?> table, PooledConnection c, String glob,
-                                                   Path source) throws SQLException {
+    private static String encodingRecord(CollectionTable<?, ?> table, PooledConnection c, String glob, Path source)
+            throws SQLException {
         long files;
         long tagged;
         long records;
@@ -185,6 +192,16 @@ public final class ParquetImport {
                     + " carry a record of how their objects are encoded, in " + records + " versions); import the "
                     + "directory of each export on its own");
         }
+        return record;
+    }
+
+    /**
+     * The layout reading the files' {@code _object} bytes written under {@code record}.
+     *
+     * @throws QuackException when the layout cannot read rows written under the record as the class is now
+     */
+    private static <O> ObjectTable<O> objectReader(CollectionTable<O, ?> table, String record, Path source) {
+        String what = "addParquet(" + source + ") into collection '" + table.name() + "': ";
         try {
             return table.columns().readingEncoding(record);
         } catch (IllegalStateException e) {
@@ -213,6 +230,8 @@ public final class ParquetImport {
         private final RowSource row;
         /** The layout reading whole objects from {@code _object}, or null to rebuild them from typed columns. */
         private final ObjectTable<O> objects;
+        /** The {@code _object} bytes of the row last read, as a row of the layout's one column. */
+        private final StoredBlob blob = new StoredBlob();
         private final String what;
         private final String sql;
         private Boolean ready;
@@ -245,10 +264,75 @@ public final class ParquetImport {
             }
             ready = null;
             try {
-                return objects != null ? objects.read(row) : table.columns().readValues(row);
+                if (objects == null) {
+                    return table.columns().readValues(row);
+                }
+                blob.bytes = row.getBytes(0);
+                return objects.read(blob);
             } catch (SQLException e) {
                 throw Failures.wrap(what, sql, e);
             }
+        }
+
+        /** The {@code _object} bytes of the object {@link #next} returned last. */
+        byte[] bytes() {
+            return blob.bytes;
+        }
+    }
+
+    /** One BLOB value as a row of one column: what a layout that keeps an object in one BLOB column reads. */
+    private static final class StoredBlob implements RowSource {
+        byte[] bytes;
+
+        @Override
+        public boolean isNull(int column) {
+            return value(column) == null;
+        }
+
+        @Override
+        public byte[] getBytes(int column) {
+            return value(column);
+        }
+
+        @Override
+        public Object getObject(int column) {
+            return value(column);
+        }
+
+        @Override
+        public boolean getBoolean(int column) {
+            throw notBlob();
+        }
+
+        @Override
+        public int getInt(int column) {
+            throw notBlob();
+        }
+
+        @Override
+        public long getLong(int column) {
+            throw notBlob();
+        }
+
+        @Override
+        public double getDouble(int column) {
+            throw notBlob();
+        }
+
+        @Override
+        public String getString(int column) {
+            throw notBlob();
+        }
+
+        private byte[] value(int column) {
+            if (column != 0) {
+                throw new IndexOutOfBoundsException("the row holds one column, not " + (column + 1));
+            }
+            return bytes;
+        }
+
+        private static IllegalStateException notBlob() {
+            return new IllegalStateException("the row holds one BLOB column");
         }
     }
 }

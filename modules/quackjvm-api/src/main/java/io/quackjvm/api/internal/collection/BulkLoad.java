@@ -41,6 +41,11 @@ public final class BulkLoad<O, A> implements AutoCloseable {
     private final ProgressReporter progress;
 
     private Map<A, O> chunk = new LinkedHashMap<>();
+    /**
+     * For objects given with the bytes of their stored row ({@link #addAllStored}): those bytes by object (identity),
+     * for the buffered chunk; null otherwise.
+     */
+    private Map<O, byte[]> storedChunk;
     private RequestScope scope;
     /** The open transaction's appenders and what it knows of the keys it may meet. */
     private LoadAppenders appenders;
@@ -103,6 +108,29 @@ public final class BulkLoad<O, A> implements AutoCloseable {
     }
 
     /**
+     * As {@link #addAll}, for objects read from rows that a collection of this layout stored with the encoding this
+     * one has now (an export's {@code _object} column): after each object, {@code row} gives the bytes of its one
+     * BLOB column, which are stored as they are instead of serialising the object again.
+     */
+    public void addAllStored(Iterable<? extends O> objects, java.util.function.Supplier<byte[]> row) {
+        check();
+        try {
+            storedChunk = new java.util.IdentityHashMap<>();
+            for (O o : objects) {
+                storedChunk.put(o, row.get()); // before put, which may write the chunk out
+                if (!put(o)) {
+                    storedChunk.remove(o);
+                }
+            }
+            flush();
+        } catch (RuntimeException | Error e) {
+            throw abort(e);
+        } finally {
+            storedChunk = null;
+        }
+    }
+
+    /**
      * Adds every object of the Parquet files at {@code path} ({@code ParquetImport.read}); a column check that
      * fails leaves the load as it was, any later failure fails the whole load.
      */
@@ -137,7 +165,8 @@ public final class BulkLoad<O, A> implements AutoCloseable {
         return committed;
     }
 
-    private void put(O object) {
+    /** Buffers one object, and writes the chunk or commits the slice it fills; false when the object is skipped. */
+    private boolean put(O object) {
         if (object == null) {
             throw new NullPointerException("A bulk writer cannot store null");
         }
@@ -145,7 +174,7 @@ public final class BulkLoad<O, A> implements AutoCloseable {
         given++;
         if (toSkip > 0) {
             toSkip--; // committed by the run this one resumes
-            return;
+            return false;
         }
         if (tracker == null) {
             tracker = progress.start("bulk load", -1);
@@ -162,6 +191,7 @@ public final class BulkLoad<O, A> implements AutoCloseable {
             inSlice = 0;
             commitTransaction(false);
         }
+        return true;
     }
 
     /** Writes the buffered chunk into the load's transaction, starting it (and taking the write lock) if needed. */
@@ -170,7 +200,12 @@ public final class BulkLoad<O, A> implements AutoCloseable {
             return;
         }
         Map<A, O> batch = chunk;
-        chunk = new LinkedHashMap<>();
+        // a load that fills one chunk is a big one: the next chunks are sized for a full chunk from the start
+        chunk = new LinkedHashMap<>(chunkRows / 3 * 4 + 4);
+        Map<O, byte[]> stored = storedChunk;
+        if (stored != null) {
+            storedChunk = new java.util.IdentityHashMap<>(chunkRows);
+        }
         if (scope == null) {
             statements.checkNoBulkLoad("Starting a bulk load");
             RequestScope s = new RequestScope(table);
@@ -186,7 +221,7 @@ public final class BulkLoad<O, A> implements AutoCloseable {
         marks.touch(batch.keySet());
         EncodedChunk<A, O> encoded;
         try {
-            encoded = writes.appends().encode(batch);
+            encoded = writes.appends().encode(batch, stored);
         } catch (SQLException e) {
             throw Failures.wrap("Bulk loading collection '" + schema.name + "'", null, e);
         }

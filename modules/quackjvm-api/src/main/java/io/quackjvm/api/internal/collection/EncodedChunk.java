@@ -51,8 +51,13 @@ final class EncodedChunk<A, O> {
      */
     private final int[] copyStart;
 
-    EncodedChunk(CollectionSchema<O, A> schema, List<IndexTable<O, ?>> indexes, Map<A, O> byKey)
-            throws SQLException {
+    /**
+     * @param stored for objects read from rows a collection of this layout stored with the same encoding, the bytes
+     *               of each one's single BLOB column (by object identity), recorded instead of serialising the object
+     *               again; {@code null} for objects a user gave
+     */
+    EncodedChunk(CollectionSchema<O, A> schema, List<IndexTable<O, ?>> indexes, Map<A, O> byKey,
+                 Map<O, byte[]> stored) throws SQLException {
         this.byKey = byKey;
         this.indexes = indexes;
         int n = byKey.size();
@@ -85,7 +90,12 @@ final class EncodedChunk<A, O> {
             }
             rowStart[j] = size;
             schema.keyType.write(recorder, e.getKey());
-            schema.layout.write(e.getValue(), recorder);
+            byte[] row = stored == null ? null : stored.get(e.getValue());
+            if (row != null) {
+                recorder.putBytes(row);
+            } else {
+                schema.layout.write(e.getValue(), recorder);
+            }
             rowEnd[j] = size;
             if (copyStart != null) {
                 copyStart[j] = size;

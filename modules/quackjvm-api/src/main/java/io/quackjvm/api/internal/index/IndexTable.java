@@ -10,6 +10,7 @@ import io.quackjvm.api.spi.IndexStrategyProvider;
 import io.quackjvm.api.spi.IndexTableDefinition;
 import io.quackjvm.api.spi.ValueType;
 
+import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -155,22 +156,30 @@ public final class IndexTable<O, V> {
 
     /** The stored forms of an object's distinct non-null values: the rows it gets. */
     public Set<Object> encodedValues(O object, QueryOptions options) {
+        if (attribute instanceof SimpleAttribute<O, V> simple) {
+            // one value: no set to build (this runs for every object of a bulk load, per index)
+            V v = simple.getValue(object, options);
+            return v == null ? Set.of() : Collections.singleton(encoded(object, v));
+        }
         Set<Object> out = new LinkedHashSet<>();
         Iterable<V> values = attribute.getValues(object, options);
         if (values == null) {
             return out;
         }
         for (V v : values) {
-            if (v == null) {
-                continue;
+            if (v != null) {
+                out.add(encoded(object, v));
             }
-            if (!valueType.javaType().isInstance(v)) {
-                throw new IllegalArgumentException("Attribute '" + attribute.getAttributeName() + "' of " + object
-                        + " returned " + v.getClass().getName() + " where its index expects "
-                        + valueType.javaType().getName());
-            }
-            out.add(valueType.encode(v));
         }
         return out;
+    }
+
+    private Object encoded(O object, V v) {
+        if (!valueType.javaType().isInstance(v)) {
+            throw new IllegalArgumentException("Attribute '" + attribute.getAttributeName() + "' of " + object
+                    + " returned " + v.getClass().getName() + " where its index expects "
+                    + valueType.javaType().getName());
+        }
+        return valueType.encode(v);
     }
 }
