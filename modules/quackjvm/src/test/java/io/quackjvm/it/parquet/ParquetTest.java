@@ -277,6 +277,53 @@ class ParquetTest {
                 first.get(0).toString());
     }
 
+    /**
+     * An import into a collection that encodes objects as the exporting one did stores the exported bytes as they
+     * are; chunk by chunk, whatever else the load holds: objects added before it, keys the files hold twice (the
+     * last object of a key wins, as in any bulk load), a load of several chunks.
+     */
+    @Test
+    void anImportOfRepeatedKeysAfterAddedObjectsKeepsTheLastObjectOfEachKey() throws Exception {
+        List<Car> cars = Car.firstN(700);
+        Car changed = new Car(699, "Skoda", "Octavia", Car.Colour.BLUE, 5, 123.0, List.of("hitch"));
+        try (DuckDBDatabase db = DuckDBDatabase.builder().build()) {
+            IndexedCollection<Car> source = blobCars(db, "car");
+            source.addAll(cars);
+            db.export(source).includeObjects(true).toParquet(dir.resolve("all"));
+            source.update(List.of(Car.of(699)), List.of(changed));
+            db.export(source).includeObjects(true).where(equal(Car.CAR_ID, 699)).toParquet(dir.resolve("changed"));
+            Path twice = Files.createDirectories(dir.resolve("twice"));
+            Files.copy(dir.resolve("all").resolve("data_0.parquet"), twice.resolve("a.parquet"));
+            Files.copy(dir.resolve("changed").resolve("data_0.parquet"), twice.resolve("b.parquet"));
+
+            // one chunk: the key given twice replaces an object within it
+            IndexedCollection<Car> back = blobCars(db, "back");
+            try (DuckDBBulkWriter<Car> w = db.bulkWriter(back)) {
+                w.addParquet(twice);
+                w.commit();
+            }
+            Set<Car> expected = new HashSet<>(cars);
+            expected.remove(Car.of(699));
+            expected.add(changed);
+            assertEquals(expected, all(back));
+            assertEquals(Set.of(changed), all(back, equal(Car.MANUFACTURER, "Skoda")), "the index holds the last one");
+            // chunks of 64, the first begun by objects added before the files
+            IndexedCollection<Car> small = db.collection(Car.CAR_ID).name("small").stagingChunkRows(64).build();
+            small.addIndex(DuckDBIndex.onAttribute(Car.MANUFACTURER));
+            Car extra = new Car(10_000, "Lada", "Niva", Car.Colour.RED, 3, 1.0, List.of());
+            try (DuckDBBulkWriter<Car> w = db.bulkWriter(small)) {
+                w.add(extra);
+                w.add(changed);
+                w.addParquet(dir.resolve("all"));
+                w.commit();
+            }
+            expected = new HashSet<>(cars);
+            expected.add(extra);
+            assertEquals(expected, all(small));
+            assertEquals(Set.of(), all(small, equal(Car.MANUFACTURER, "Skoda")), "the last object of key 699 wins");
+        }
+    }
+
     @Test
     void anExportIsOneSnapshotWhileAWriterGoesOn() throws Exception {
         int batch = 7;

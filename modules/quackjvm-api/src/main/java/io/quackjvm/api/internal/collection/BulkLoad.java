@@ -6,7 +6,9 @@ import io.quackjvm.api.PersistenceClosedException;
 import io.quackjvm.api.spi.PooledConnection;
 
 import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -42,10 +44,12 @@ public final class BulkLoad<O, A> implements AutoCloseable {
 
     private Map<A, O> chunk = new LinkedHashMap<>();
     /**
-     * For objects given with the bytes of their stored row ({@link #addAllStored}): those bytes by object (identity),
-     * for the buffered chunk; null otherwise.
+     * For objects given with the bytes of their stored row ({@link #addAllStored}): those bytes, in the order of the
+     * buffered chunk's keys; null otherwise, and for a chunk in which a key came twice (then serialised again).
      */
-    private Map<O, byte[]> storedChunk;
+    private List<byte[]> storedChunk;
+    /** Whether the load is taking objects with their stored rows ({@link #addAllStored}). */
+    private boolean storedRows;
     private RequestScope scope;
     /** The open transaction's appenders and what it knows of the keys it may meet. */
     private LoadAppenders appenders;
@@ -89,7 +93,7 @@ public final class BulkLoad<O, A> implements AutoCloseable {
     public void add(O object) {
         check();
         try {
-            put(object);
+            put(object, null);
         } catch (RuntimeException | Error e) {
             throw abort(e);
         }
@@ -100,7 +104,7 @@ public final class BulkLoad<O, A> implements AutoCloseable {
         check();
         try {
             for (O o : objects) {
-                put(o);
+                put(o, null);
             }
         } catch (RuntimeException | Error e) {
             throw abort(e);
@@ -115,17 +119,17 @@ public final class BulkLoad<O, A> implements AutoCloseable {
     public void addAllStored(Iterable<? extends O> objects, java.util.function.Supplier<byte[]> row) {
         check();
         try {
-            storedChunk = new java.util.IdentityHashMap<>();
+            storedRows = true;
+            // objects buffered before have no stored rows: their chunk is serialised as a whole
+            storedChunk = chunk.isEmpty() ? new ArrayList<>() : null;
             for (O o : objects) {
-                storedChunk.put(o, row.get()); // before put, which may write the chunk out
-                if (!put(o)) {
-                    storedChunk.remove(o);
-                }
+                put(o, row.get());
             }
             flush();
         } catch (RuntimeException | Error e) {
             throw abort(e);
         } finally {
+            storedRows = false;
             storedChunk = null;
         }
     }
@@ -165,8 +169,12 @@ public final class BulkLoad<O, A> implements AutoCloseable {
         return committed;
     }
 
-    /** Buffers one object, and writes the chunk or commits the slice it fills; false when the object is skipped. */
-    private boolean put(O object) {
+    /**
+     * Buffers one object, and writes the chunk or commits the slice it fills.
+     *
+     * @param stored the bytes of the object's stored row, when the load takes them ({@link #addAllStored})
+     */
+    private void put(O object, byte[] stored) {
         if (object == null) {
             throw new NullPointerException("A bulk writer cannot store null");
         }
@@ -174,8 +182,9 @@ public final class BulkLoad<O, A> implements AutoCloseable {
         given++;
         if (toSkip > 0) {
             toSkip--; // committed by the run this one resumes
-            return false;
+            return;
         }
+        int before = chunk.size();
         if (tracker == null) {
             tracker = progress.start("bulk load", -1);
         }
@@ -184,6 +193,13 @@ public final class BulkLoad<O, A> implements AutoCloseable {
         } else {
             chunk.put(schema.keyOf(object), object);
         }
+        if (storedChunk != null) {
+            if (chunk.size() > before) {
+                storedChunk.add(stored);
+            } else {
+                storedChunk = null; // a key given twice replaced an object: row order no longer says which bytes
+            }
+        }
         if (chunk.size() >= chunkRows) {
             flush();
         }
@@ -191,7 +207,6 @@ public final class BulkLoad<O, A> implements AutoCloseable {
             inSlice = 0;
             commitTransaction(false);
         }
-        return true;
     }
 
     /** Writes the buffered chunk into the load's transaction, starting it (and taking the write lock) if needed. */
@@ -202,10 +217,8 @@ public final class BulkLoad<O, A> implements AutoCloseable {
         Map<A, O> batch = chunk;
         // a load that fills one chunk is a big one: the next chunks are sized for a full chunk from the start
         chunk = new LinkedHashMap<>(chunkRows / 3 * 4 + 4);
-        Map<O, byte[]> stored = storedChunk;
-        if (stored != null) {
-            storedChunk = new java.util.IdentityHashMap<>(chunkRows);
-        }
+        List<byte[]> stored = storedChunk;
+        storedChunk = storedRows ? new ArrayList<>(chunkRows) : null;
         if (scope == null) {
             statements.checkNoBulkLoad("Starting a bulk load");
             RequestScope s = new RequestScope(table);

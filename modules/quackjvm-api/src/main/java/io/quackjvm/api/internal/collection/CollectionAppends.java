@@ -93,7 +93,7 @@ final class CollectionAppends<O, A> {
     }
 
     /** Encodes a chunk of a bulk load for {@link #appendEncoded}: rows and index values, ready to append. */
-    EncodedChunk<A, O> encode(Map<A, O> byKey, Map<O, byte[]> stored) throws SQLException {
+    EncodedChunk<A, O> encode(Map<A, O> byKey, List<byte[]> stored) throws SQLException {
         return new EncodedChunk<>(schema, indexes.all(), byKey, stored);
     }
 

@@ -53,11 +53,11 @@ final class EncodedChunk<A, O> {
 
     /**
      * @param stored for objects read from rows a collection of this layout stored with the same encoding, the bytes
-     *               of each one's single BLOB column (by object identity), recorded instead of serialising the object
-     *               again; {@code null} for objects a user gave
+     *               of each one's single BLOB column, in the order of {@code byKey}, recorded instead of serialising
+     *               the object again; {@code null} for objects a user gave
      */
     EncodedChunk(CollectionSchema<O, A> schema, List<IndexTable<O, ?>> indexes, Map<A, O> byKey,
-                 Map<O, byte[]> stored) throws SQLException {
+                 List<byte[]> stored) throws SQLException {
         this.byKey = byKey;
         this.indexes = indexes;
         int n = byKey.size();
@@ -90,7 +90,7 @@ final class EncodedChunk<A, O> {
             }
             rowStart[j] = size;
             schema.keyType.write(recorder, e.getKey());
-            byte[] row = stored == null ? null : stored.get(e.getValue());
+            byte[] row = stored == null || stored.size() != n ? null : stored.get(j);
             if (row != null) {
                 recorder.putBytes(row);
             } else {
