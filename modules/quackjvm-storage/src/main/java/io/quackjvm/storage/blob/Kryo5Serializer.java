@@ -38,7 +38,10 @@ final class Kryo5Serializer<O> implements PojoSerializer<O> {
     private volatile Evolution evolution = Evolution.NONE;
     /** The record of the shapes {@link #evolution} was reconciled from, or null before the collection is opened. */
     private volatile String encoding;
-    /** Where the record of the rows read comes from: null for the collection's own file, else the files named. */
+    /**
+     * For rows of another collection (read from Parquet files): what a refusal of a version their record lacks says
+     * of that record; null for this collection's own rows.
+     */
     private final String foreign;
     /** Whether rows are read from files that carry no record, as written with the classes as they are now. */
     private final boolean recordless;

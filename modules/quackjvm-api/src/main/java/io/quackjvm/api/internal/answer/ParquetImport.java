@@ -8,8 +8,8 @@ import io.quackjvm.api.internal.database.Failures;
 
 import io.quackjvm.api.QuackException;
 import io.quackjvm.api.StoredDataException;
-import io.quackjvm.api.spi.ObjectTable;
 import io.quackjvm.api.spi.Column;
+import io.quackjvm.api.spi.ObjectTable;
 import io.quackjvm.api.spi.PooledConnection;
 import io.quackjvm.api.spi.RowCursor;
 import io.quackjvm.api.spi.RowSource;
@@ -34,7 +34,9 @@ import java.util.stream.Stream;
 
 /**
  * Parquet files read into a bulk load: the whole objects of {@code _object} for a layout that keeps objects in one
- * BLOB column (decoded with the record of their encoding the export wrote into the files), otherwise the typed fields, rebuilt by the layout ({@link io.quackjvm.api.spi.ObjectTable#readValues}).
+ * BLOB column (decoded with the record of their encoding that the export wrote into the files, and stored as they are
+ * when this collection encodes objects the same way), otherwise the typed fields, rebuilt by the layout
+ * ({@link io.quackjvm.api.spi.ObjectTable#readValues}).
  * Every column the collection needs is checked against the files' schema (name and DuckDB type) before anything is
  * read; partition columns, which hive-style directories hold as text, and enums, which Parquet holds as text, are
  * cast to the column's type after checking that every value casts. Stateless.
