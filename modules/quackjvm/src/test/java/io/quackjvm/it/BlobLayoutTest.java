@@ -8,10 +8,12 @@ import com.googlecode.cqengine.persistence.support.serialization.PojoSerializer;
 import com.googlecode.cqengine.query.option.QueryOptions;
 import com.googlecode.cqengine.resultset.ResultSet;
 import io.quackjvm.api.DuckDBPersistence;
+import io.quackjvm.api.StoredDataException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -29,6 +31,7 @@ import static com.googlecode.cqengine.query.QueryFactory.equal;
 import static com.googlecode.cqengine.query.QueryFactory.in;
 import static com.googlecode.cqengine.query.QueryFactory.startsWith;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class BlobLayoutTest {
@@ -134,6 +137,49 @@ class BlobLayoutTest {
             cars.addAll(List.of(Car.of(1), Car.of(2)));
             assertEquals("cars", p.getTableName());
             assertTrue(p.getBytesUsed() > 0, "an in-memory database reports the memory it holds");
+        }
+    }
+
+    /**
+     * Objects of a user's serializer go through Parquet as its bytes: the export records no encoding (the layout
+     * keeps none), the import stores them as they are, and files that claim an encoding the layout does not keep
+     * are refused before anything is stored.
+     */
+    @Test
+    void aUserSerializersObjectsRoundTripThroughParquetAndAForeignEncodingIsRefused(@TempDir Path dir)
+            throws Exception {
+        Set<Token> all = new HashSet<>();
+        for (long i = 0; i < 300; i++) {
+            all.add(new Token(i, "t" + i));
+        }
+        try (DuckDBPersistence<Token, Long> p = DuckDBPersistence.onPrimaryKey(Token.ID)) {
+            new ConcurrentIndexedCollection<>(p).addAll(all);
+            p.export().includeObjects(true).toParquet(dir.resolve("tokens"));
+        }
+        Path data = dir.resolve("tokens").resolve("data_0.parquet");
+        try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement s = c.createStatement()) {
+            try (java.sql.ResultSet rs = s.executeQuery("SELECT count(*) FROM parquet_kv_metadata('" + data
+                    + "') WHERE key = 'quackjvm_encoding'::BLOB")) {
+                rs.next();
+                assertEquals(0, rs.getLong(1), "a layout that keeps no record exports none");
+            }
+            Files.createDirectories(dir.resolve("claimed"));
+            s.execute("COPY (SELECT * FROM read_parquet('" + data + "')) TO '" + dir.resolve("claimed")
+                    .resolve("data_0.parquet") + "' (FORMAT PARQUET, KV_METADATA {quackjvm_encoding: 'other'})");
+        }
+        try (DuckDBPersistence<Token, Long> p = DuckDBPersistence.onPrimaryKey(Token.ID)) {
+            IndexedCollection<Token> back = new ConcurrentIndexedCollection<>(p);
+            try (var w = p.bulkWriter()) {
+                w.addParquet(dir.resolve("tokens"));
+                w.commit();
+            }
+            assertEquals(all, new HashSet<>(back));
+            try (var w = p.bulkWriter()) {
+                var e = assertThrows(StoredDataException.class,
+                        () -> w.addParquet(dir.resolve("claimed")));
+                assertTrue(e.getMessage().contains("does not read"), e.getMessage());
+            }
+            assertEquals(all, new HashSet<>(back), "the refused files changed nothing");
         }
     }
 
