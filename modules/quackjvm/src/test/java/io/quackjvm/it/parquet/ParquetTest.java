@@ -13,6 +13,7 @@ import io.quackjvm.api.DuckDBDatabase;
 import io.quackjvm.api.DuckDBIndex;
 import io.quackjvm.api.ExportSummary;
 import io.quackjvm.api.QuackException;
+import io.quackjvm.api.StoredDataException;
 import io.quackjvm.it.Car;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -321,6 +322,41 @@ class ParquetTest {
             expected.add(extra);
             assertEquals(expected, all(small));
             assertEquals(Set.of(), all(small, equal(Car.MANUFACTURER, "Skoda")), "the last object of key 699 wins");
+        }
+    }
+
+    /** Keys changed in the files after the export are refused, whole, before the load can commit. */
+    @Test
+    void filesWhoseKeysDisagreeWithTheirObjectsAreRefused() throws Exception {
+        List<Car> cars = Car.firstN(200);
+        try (DuckDBDatabase db = DuckDBDatabase.builder().build()) {
+            IndexedCollection<Car> source = blobCars(db, "car");
+            source.addAll(cars);
+            db.export(source).includeObjects(true).toParquet(dir.resolve("all"));
+            Path shifted = Files.createDirectories(dir.resolve("shifted"));
+            try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement s = c.createStatement()) {
+                s.execute("COPY (SELECT * REPLACE (carId + 1000 AS carId) FROM read_parquet('" + dir.resolve("all")
+                        .resolve("data_0.parquet") + "')) TO '" + shifted.resolve("data_0.parquet") + "' (FORMAT "
+                        + "PARQUET, KV_METADATA {quackjvm_encoding: '" + encoding(dir.resolve("all")).replace("'", "''")
+                        + "'})");
+            }
+            IndexedCollection<Car> back = blobCars(db, "back");
+            try (DuckDBBulkWriter<Car> w = db.bulkWriter(back)) {
+                StoredDataException e = assertThrows(StoredDataException.class, () -> w.addParquet(shifted));
+                assertTrue(e.getMessage().contains("holds an object whose key is"), e.getMessage());
+            }
+            assertEquals(0, back.size(), "nothing of the refused files was stored");
+            assertEquals(Set.of(), all(back, equal(Car.MANUFACTURER, "Ford")));
+        }
+    }
+
+    /** The record of the objects' encoding an export wrote into its first file. */
+    private static String encoding(Path export) throws Exception {
+        try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement s = c.createStatement();
+             java.sql.ResultSet rs = s.executeQuery("SELECT decode(value) FROM parquet_kv_metadata('"
+                     + export.resolve("data_0.parquet") + "') WHERE key = 'quackjvm_encoding'::BLOB")) {
+            assertTrue(rs.next(), "the export records its encoding");
+            return rs.getString(1);
         }
     }
 

@@ -125,14 +125,24 @@ public final class ParquetImport {
             ObjectTable<O> reader = objects ? objectReader(table, record, source) : null;
             // Rows this collection's layout would write the same way are stored as they are, not serialised again.
             boolean sameEncoding = objects && java.util.Objects.equals(record, table.columns().encoding());
-            sql = "SELECT " + String.join(", ", select) + " FROM " + files;
+            // Into an empty collection, DuckDB inserts the object rows itself; Java then decodes each object to
+            // check its key against its row's and to write its index rows.
+            String keyName = table.schema().primaryKey().getAttributeName();
+            boolean inserted = sameEncoding && insertable(table, c, found, keyName, files)
+                    && load.insertObjectRows("INSERT INTO " + table.schema().sqlName() + " (" + CollectionSchema.KEY
+                    + ", " + CollectionSchema.quote(table.columns().all().get(0).name()) + ") SELECT "
+                    + CollectionSchema.quote(keyName) + ", " + OBJECT + " FROM " + files);
+            sql = "SELECT " + String.join(", ", select) + (inserted ? ", " + CollectionSchema.quote(keyName) : "")
+                    + " FROM " + files;
             try (PreparedStatement ps = c.connection().prepareStatement(sql)) {
                 db.running().started(ps);
                 try (ResultSet rs = ps.executeQuery(); RowCursor cursor = db.reader(true).open(rs)) {
                     String what = "Reading " + source + " into collection '" + table.name() + "'";
                     String statement = sql;
-                    Rows<O> rows = new Rows<>(table, cursor, reader, what, statement);
-                    if (sameEncoding) {
+                    Rows<O> rows = new Rows<>(table, cursor, reader, inserted, what, statement);
+                    if (inserted) {
+                        load.addAllIndexed(() -> rows);
+                    } else if (sameEncoding) {
                         load.addAllStored(() -> rows, rows::bytes);
                     } else {
                         load.addAll(() -> rows);
@@ -164,6 +174,29 @@ public final class ParquetImport {
             out.put(col.name(), type == null ? col.sqlType() : type);
         }
         return out;
+    }
+
+    /**
+     * Whether DuckDB can insert the files' object rows as they are: no covering index (its rows carry copies of the
+     * objects), a key stored as the export writes it, of the same type, and every row with a key of its own.
+     */
+    private static boolean insertable(CollectionTable<?, ?> table, PooledConnection c, Map<String, String> found,
+                                      String keyName, String files) throws SQLException {
+        if (table.indexes().all().stream().anyMatch(io.quackjvm.api.internal.index.IndexTable::covering)
+                || !SqlDecode.expression(table.schema().keyType().valueType(), "k", "s").equals("k")) {
+            return false;
+        }
+        String stored = ParquetFiles.describe(c, "SELECT " + CollectionSchema.KEY + " FROM "
+                + table.schema().sqlName(), List.of()).get(CollectionSchema.KEY);
+        String exported = found.get(keyName.toLowerCase(Locale.ROOT));
+        if (stored == null || !stored.equalsIgnoreCase(exported)) {
+            return false;
+        }
+        String key = CollectionSchema.quote(keyName);
+        try (Statement s = c.connection().createStatement(); ResultSet rs = s.executeQuery("SELECT count(*) = count("
+                + key + ") AND count(*) = count(DISTINCT " + key + ") FROM " + files)) {
+            return rs.next() && rs.getBoolean(1);
+        }
     }
 
     /**
@@ -234,11 +267,17 @@ public final class ParquetImport {
         private final ObjectTable<O> objects;
         /** The {@code _object} bytes of the row last read, as a row of the layout's one column. */
         private final StoredBlob blob = new StoredBlob();
+        /** Whether each row also holds its key (after {@code _object}), which its object's key must equal. */
+        private final boolean keyed;
+        private final com.googlecode.cqengine.query.option.QueryOptions noOptions =
+                new com.googlecode.cqengine.query.option.QueryOptions();
         private final String what;
         private final String sql;
         private Boolean ready;
 
-        Rows(CollectionTable<O, ?> table, RowCursor cursor, ObjectTable<O> objects, String what, String sql) {
+        Rows(CollectionTable<O, ?> table, RowCursor cursor, ObjectTable<O> objects, boolean keyed, String what,
+             String sql) {
+            this.keyed = keyed;
             this.table = table;
             this.cursor = cursor;
             this.row = cursor.row();
@@ -270,7 +309,17 @@ public final class ParquetImport {
                     return table.columns().readValues(row);
                 }
                 blob.bytes = row.getBytes(0);
-                return objects.read(blob);
+                O o = objects.read(blob);
+                if (keyed) {
+                    Object rowKey = table.schema().keyType().valueType().decode(row.getObject(1));
+                    Object objectKey = table.schema().primaryKey().getValue(o, noOptions);
+                    if (!rowKey.equals(objectKey)) {
+                        throw new StoredDataException(what + ": the row of key " + rowKey + " holds an object whose "
+                                + "key is " + objectKey + "; the files were changed after the export, or written for "
+                                + "another key. Nothing of the load was stored");
+                    }
+                }
+                return o;
             } catch (SQLException e) {
                 throw Failures.wrap(what, sql, e);
             }

@@ -50,6 +50,8 @@ public final class BulkLoad<O, A> implements AutoCloseable {
     private List<byte[]> storedChunk;
     /** Whether the load is taking objects with their stored rows ({@link #addAllStored}). */
     private boolean storedRows;
+    /** Whether the objects given now have their rows in the table already ({@link #addAllIndexed}). */
+    private boolean objectsInserted;
     private RequestScope scope;
     /** The open transaction's appenders and what it knows of the keys it may meet. */
     private LoadAppenders appenders;
@@ -131,6 +133,59 @@ public final class BulkLoad<O, A> implements AutoCloseable {
         } finally {
             storedRows = false;
             storedChunk = null;
+        }
+    }
+
+    /**
+     * Inserts the load's object rows with one SQL statement, in the load's transaction, when the load has taken
+     * nothing yet, is not sliced and the collection holds no object; the same objects are then given to
+     * {@link #addAllIndexed}, which writes their index rows. The statement must insert each key once, with the row
+     * the layout would write for its object.
+     *
+     * @return whether the rows were inserted; when not, nothing was done and the objects go to a load as usual
+     */
+    public boolean insertObjectRows(String insert) {
+        check();
+        if (started || sliceSize > 0 || !chunk.isEmpty()) {
+            return false;
+        }
+        try {
+            PooledConnection c = transaction();
+            try (java.sql.Statement s = c.connection().createStatement();
+                 java.sql.ResultSet rs = s.executeQuery("SELECT count(*) FROM " + schema.table)) {
+                rs.next();
+                if (rs.getLong(1) > 0) {
+                    return false;
+                }
+            }
+            try (java.sql.Statement s = c.connection().createStatement()) {
+                s.execute(insert);
+            }
+            started = true;
+            return true;
+        } catch (SQLException e) {
+            throw abort(Failures.wrap("Bulk loading collection '" + schema.name + "'", insert, e));
+        } catch (RuntimeException | Error e) {
+            throw abort(e);
+        }
+    }
+
+    /**
+     * The objects whose rows {@link #insertObjectRows} inserted, each once: their index rows are written, and the
+     * object cache learns their keys, as for any object of the load.
+     */
+    public void addAllIndexed(Iterable<? extends O> objects) {
+        check();
+        try {
+            objectsInserted = true;
+            for (O o : objects) {
+                put(o, null);
+            }
+            flush();
+        } catch (RuntimeException | Error e) {
+            throw abort(e);
+        } finally {
+            objectsInserted = false;
         }
     }
 
@@ -219,22 +274,14 @@ public final class BulkLoad<O, A> implements AutoCloseable {
         chunk = new LinkedHashMap<>(chunkRows / 3 * 4 + 4);
         List<byte[]> stored = storedChunk;
         storedChunk = storedRows ? new ArrayList<>(chunkRows) : null;
-        if (scope == null) {
-            statements.checkNoBulkLoad("Starting a bulk load");
-            RequestScope s = new RequestScope(table);
-            s.writeConnection(io.quackjvm.api.Operation.BULK_WRITE);
-            scope = s;
-            appenders = new LoadAppenders();
-            statements.bulkLoadStarted();
-        }
-        PooledConnection c = scope.writeConnection();
+        PooledConnection c = transaction();
         // The object cache must not keep (or take in) the objects these keys had before the load commits.
         @SuppressWarnings("unchecked")
         ObjectCache.Write<A> marks = (ObjectCache.Write<A>) scope.cacheWrite();
         marks.touch(batch.keySet());
         EncodedChunk<A, O> encoded;
         try {
-            encoded = writes.appends().encode(batch, stored);
+            encoded = writes.appends().encode(batch, stored, objectsInserted);
         } catch (SQLException e) {
             throw Failures.wrap("Bulk loading collection '" + schema.name + "'", null, e);
         }
@@ -256,6 +303,19 @@ public final class BulkLoad<O, A> implements AutoCloseable {
             }
             return null;
         });
+    }
+
+    /** The load's transaction, begun (taking the write lock) if needed. */
+    private PooledConnection transaction() {
+        if (scope == null) {
+            statements.checkNoBulkLoad("Starting a bulk load");
+            RequestScope s = new RequestScope(table);
+            s.writeConnection(io.quackjvm.api.Operation.BULK_WRITE);
+            scope = s;
+            appenders = new LoadAppenders();
+            statements.bulkLoadStarted();
+        }
+        return scope.writeConnection();
     }
 
     /** Waits for the chunk in flight; rethrows its failure. */

@@ -93,8 +93,8 @@ final class CollectionAppends<O, A> {
     }
 
     /** Encodes a chunk of a bulk load for {@link #appendEncoded}: rows and index values, ready to append. */
-    EncodedChunk<A, O> encode(Map<A, O> byKey, List<byte[]> stored) throws SQLException {
-        return new EncodedChunk<>(schema, indexes.all(), byKey, stored);
+    EncodedChunk<A, O> encode(Map<A, O> byKey, List<byte[]> stored, boolean objectsInserted) throws SQLException {
+        return new EncodedChunk<>(schema, indexes.all(), byKey, stored, objectsInserted);
     }
 
     /**
@@ -107,7 +107,8 @@ final class CollectionAppends<O, A> {
         indexes.markUnattachedStale(c);
         Map<A, O> byKey = chunk.byKey;
         try {
-            if (!promisedNew && appenders.mayClash(c, schema, chunk)) {
+            // inserted object rows went into a collection that held none, with no key twice: nothing to replace
+            if (!chunk.objectsInserted && !promisedNew && appenders.mayClash(c, schema, chunk)) {
                 replaceStored(c, byKey);
             }
             if (byKey.isEmpty()) {
@@ -115,17 +116,19 @@ final class CollectionAppends<O, A> {
                 return;
             }
             boolean filtered = byKey.size() != chunk.rows();
-            DuckDBAppender appender = appenders.appender(c, schema.name);
-            Writers.AppenderRow row = new Writers.AppenderRow(appender);
-            for (int j = 0; j < chunk.rows(); j++) {
-                if (filtered && !byKey.containsKey(chunk.keys[j])) {
-                    continue;
+            if (!chunk.objectsInserted) {
+                DuckDBAppender appender = appenders.appender(c, schema.name);
+                Writers.AppenderRow row = new Writers.AppenderRow(appender);
+                for (int j = 0; j < chunk.rows(); j++) {
+                    if (filtered && !byKey.containsKey(chunk.keys[j])) {
+                        continue;
+                    }
+                    appender.beginRow();
+                    chunk.replay(j, row);
+                    appender.endRow();
                 }
-                appender.beginRow();
-                chunk.replay(j, row);
-                appender.endRow();
+                appender.flush();
             }
-            appender.flush();
             for (int i = 0; i < chunk.indexes.size(); i++) {
                 boolean covering = chunk.indexes.get(i).covering();
                 DuckDBAppender index = appenders.appender(c, chunk.indexes.get(i).name());

@@ -35,6 +35,11 @@ final class EncodedChunk<A, O> {
      */
     final Object[][] indexValues;
     final int[][] indexStart;
+    /**
+     * Whether the chunk's object rows are in the table already (inserted by SQL, {@link BulkLoad#insertObjectRows}):
+     * only its index rows are appended.
+     */
+    final boolean objectsInserted;
     /** The smallest and the largest key of the chunk by the key's {@code compareTo} (null when it is empty). */
     final Object minKey, maxKey;
 
@@ -57,14 +62,19 @@ final class EncodedChunk<A, O> {
      *               the object again; {@code null} for objects a user gave
      */
     EncodedChunk(CollectionSchema<O, A> schema, List<IndexTable<O, ?>> indexes, Map<A, O> byKey,
-                 List<byte[]> stored) throws SQLException {
+                 List<byte[]> stored, boolean objectsInserted) throws SQLException {
         this.byKey = byKey;
+        this.objectsInserted = objectsInserted;
         this.indexes = indexes;
         int n = byKey.size();
         this.keys = new Object[n];
         this.rowStart = new int[n + 1];
         this.rowEnd = new int[n];
         boolean covering = indexes.stream().anyMatch(IndexTable::covering);
+        if (covering && objectsInserted) {
+            throw new IllegalStateException("a covering index carries copies of the objects, which a chunk of "
+                    + "inserted object rows does not record");
+        }
         this.copyStart = covering && !schema.layout.copyColumns().equals(schema.layout.columns()) ? new int[n] : null;
         this.indexValues = new Object[indexes.size()][];
         this.indexStart = new int[indexes.size()][n + 1];
@@ -91,7 +101,9 @@ final class EncodedChunk<A, O> {
             rowStart[j] = size;
             schema.keyType.write(recorder, e.getKey());
             byte[] row = stored == null || stored.size() != n ? null : stored.get(j);
-            if (row != null) {
+            if (objectsInserted) {
+                // the row is in the table: nothing of the object to record
+            } else if (row != null) {
                 recorder.putBytes(row);
             } else {
                 schema.layout.write(e.getValue(), recorder);
