@@ -3,6 +3,7 @@ package io.quackjvm.api.internal.collection;
 import io.quackjvm.api.internal.database.Failures;
 
 import io.quackjvm.api.PersistenceClosedException;
+import io.quackjvm.api.QuackException;
 import io.quackjvm.api.spi.PooledConnection;
 
 import java.sql.SQLException;
@@ -159,12 +160,20 @@ public final class BulkLoad<O, A> implements AutoCloseable {
                 }
             }
             try (java.sql.Statement s = c.connection().createStatement()) {
-                s.execute(insert);
+                // closing the database cancels it, as it does the load's other statements
+                table.database().running().started(s);
+                try {
+                    s.execute(insert);
+                } finally {
+                    table.database().running().finished(s);
+                }
             }
             started = true;
             return true;
         } catch (SQLException e) {
-            throw abort(Failures.wrap("Bulk loading collection '" + schema.name + "'", insert, e));
+            QuackException closed = table.database().running().cancelledByClose("The bulk load", e);
+            throw abort(closed != null ? closed : Failures.wrap("Bulk loading collection '" + schema.name + "'",
+                    insert, e));
         } catch (RuntimeException | Error e) {
             throw abort(e);
         }
