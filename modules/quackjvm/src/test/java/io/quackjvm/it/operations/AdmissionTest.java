@@ -2,8 +2,6 @@ package io.quackjvm.it.operations;
 
 import com.googlecode.cqengine.IndexedCollection;
 import io.quackjvm.api.DuckDBDatabase;
-import io.quackjvm.api.Operation;
-import io.quackjvm.api.OperationListener;
 import io.quackjvm.api.QueryCancelledException;
 import io.quackjvm.api.QueryTimeoutException;
 import io.quackjvm.it.Car;
@@ -11,11 +9,11 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 
 import static com.googlecode.cqengine.query.QueryFactory.equal;
 import static io.quackjvm.it.operations.TimeoutsTest.ENDLESS;
@@ -81,38 +79,35 @@ class AdmissionTest {
     @Test
     void waitingQueriesRunInArrivalOrder() throws Exception {
         ExecutorService pool = Executors.newCachedThreadPool();
-        List<String> ended = new CopyOnWriteArrayList<>();
         try (DuckDBDatabase db = DuckDBDatabase.builder().maxConcurrentQueries(1)
                 .admissionTimeout(Duration.ofSeconds(30)).build()) {
             TimeoutsTest.cars(db, "car", 100);
             Future<Throwable> holder = holdTheTurn(pool, db, Duration.ofSeconds(3));
-            db.addListener(new OperationListener() {
-                @Override
-                public void operationEnded(String collection, Operation operation, long nanos, long rows,
-                                           boolean failed) {
-                    if (operation == Operation.SQL && !failed) {
-                        ended.add(Long.toString(rows));
-                    }
-                }
-            });
-            List<Future<?>> waiting = new java.util.ArrayList<>();
+            List<Future<Long>> waiting = new java.util.ArrayList<>();
             for (int i = 1; i <= 3; i++) {
                 int n = i;
-                waiting.add(pool.submit(() -> db.query("SELECT * FROM range(" + n + ")").list(Long.class)));
-                // the next one arrives after this one waits: it has its connection, and its turn is a few
-                // statements later
+                AtomicReference<Thread> runner = new AtomicReference<>();
+                // each tells when it ran: the time DuckDB started its statement, after its turn came
+                waiting.add(pool.submit(() -> {
+                    runner.set(Thread.currentThread());
+                    return db.query("SELECT epoch_us(get_current_timestamp())").scalar(Long.class);
+                }));
+                // the next one arrives after this one waits for its turn: it has its connection, and its thread
+                // is parked (the turn is the only wait between the two)
                 assertTimeoutPreemptively(GUARD, () -> {
-                    while (db.poolStats().inUse() < 1 + n) {
+                    while (db.poolStats().inUse() < 1 + n || runner.get() == null
+                            || runner.get().getState() != Thread.State.TIMED_WAITING) {
                         Thread.onSpinWait();
                     }
                 });
-                Thread.sleep(100);
             }
-            for (Future<?> f : waiting) {
-                f.get(GUARD.toSeconds(), TimeUnit.SECONDS);
+            List<Long> ranAt = new java.util.ArrayList<>();
+            for (Future<Long> f : waiting) {
+                ranAt.add(f.get(GUARD.toSeconds(), TimeUnit.SECONDS));
             }
             assertInstanceOf(QueryTimeoutException.class, holder.get(GUARD.toSeconds(), TimeUnit.SECONDS));
-            assertEquals(List.of("1", "2", "3"), ended);
+            assertTrue(ranAt.get(0) < ranAt.get(1) && ranAt.get(1) < ranAt.get(2),
+                    "the waiting queries ran in the order they arrived: " + ranAt);
         } finally {
             pool.shutdownNow();
         }
