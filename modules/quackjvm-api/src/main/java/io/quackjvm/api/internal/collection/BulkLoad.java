@@ -49,10 +49,18 @@ public final class BulkLoad<O, A> implements AutoCloseable {
      * buffered chunk's keys; null otherwise, and for a chunk in which a key came twice (then serialised again).
      */
     private List<byte[]> storedChunk;
-    /** Whether the load is taking objects with their stored rows ({@link #addAllStored}). */
-    private boolean storedRows;
-    /** Whether the objects given now have their rows in the table already ({@link #addAllIndexed}). */
-    private boolean objectsInserted;
+    /** What the objects given now come with. */
+    private Given givenWith = Given.OBJECTS;
+
+    /** What the objects given to the load come with. */
+    private enum Given {
+        /** Nothing: each is serialised. */
+        OBJECTS,
+        /** The bytes of its stored row ({@link #addAllStored}), stored as they are. */
+        STORED_ROWS,
+        /** Its row, in the table already ({@link #addAllIndexed}): only its index rows are written. */
+        ROWS_INSERTED
+    }
     private RequestScope scope;
     /** The open transaction's appenders and what it knows of the keys it may meet. */
     private LoadAppenders appenders;
@@ -104,14 +112,7 @@ public final class BulkLoad<O, A> implements AutoCloseable {
 
     /** Adds every object {@code objects} yields; an exception from the iteration fails the whole load. */
     public void addAll(Iterable<? extends O> objects) {
-        check();
-        try {
-            for (O o : objects) {
-                put(o, null);
-            }
-        } catch (RuntimeException | Error e) {
-            throw abort(e);
-        }
+        addAll(objects, Given.OBJECTS, null);
     }
 
     /**
@@ -120,19 +121,29 @@ public final class BulkLoad<O, A> implements AutoCloseable {
      * BLOB column, which are stored as they are instead of serialising the object again.
      */
     public void addAllStored(Iterable<? extends O> objects, java.util.function.Supplier<byte[]> row) {
+        addAll(objects, Given.STORED_ROWS, row);
+    }
+
+    /**
+     * Adds every object {@code objects} yields, each coming {@code with} what {@code row} gives after it; objects
+     * that come with more than themselves are written out before returning, while the load knows what they came with.
+     */
+    private void addAll(Iterable<? extends O> objects, Given with, java.util.function.Supplier<byte[]> row) {
         check();
         try {
-            storedRows = true;
-            // objects buffered before have no stored rows: their chunk is serialised as a whole
-            storedChunk = chunk.isEmpty() ? new ArrayList<>() : null;
+            givenWith = with;
+            // objects buffered before came without stored rows: their chunk is serialised as a whole
+            storedChunk = with == Given.STORED_ROWS && chunk.isEmpty() ? new ArrayList<>() : null;
             for (O o : objects) {
-                put(o, row.get());
+                put(o, row == null ? null : row.get());
             }
-            flush();
+            if (with != Given.OBJECTS) {
+                flush();
+            }
         } catch (RuntimeException | Error e) {
             throw abort(e);
         } finally {
-            storedRows = false;
+            givenWith = Given.OBJECTS;
             storedChunk = null;
         }
     }
@@ -184,18 +195,7 @@ public final class BulkLoad<O, A> implements AutoCloseable {
      * object cache learns their keys, as for any object of the load.
      */
     public void addAllIndexed(Iterable<? extends O> objects) {
-        check();
-        try {
-            objectsInserted = true;
-            for (O o : objects) {
-                put(o, null);
-            }
-            flush();
-        } catch (RuntimeException | Error e) {
-            throw abort(e);
-        } finally {
-            objectsInserted = false;
-        }
+        addAll(objects, Given.ROWS_INSERTED, null);
     }
 
     /**
@@ -282,7 +282,7 @@ public final class BulkLoad<O, A> implements AutoCloseable {
         // a load that fills one chunk is a big one: the next chunks are sized for a full chunk from the start
         chunk = new LinkedHashMap<>(chunkRows / 3 * 4 + 4);
         List<byte[]> stored = storedChunk;
-        storedChunk = storedRows ? new ArrayList<>(chunkRows) : null;
+        storedChunk = givenWith == Given.STORED_ROWS ? new ArrayList<>(chunkRows) : null;
         PooledConnection c = transaction();
         // The object cache must not keep (or take in) the objects these keys had before the load commits.
         @SuppressWarnings("unchecked")
@@ -290,7 +290,7 @@ public final class BulkLoad<O, A> implements AutoCloseable {
         marks.touch(batch.keySet());
         EncodedChunk<A, O> encoded;
         try {
-            encoded = writes.appends().encode(batch, stored, objectsInserted);
+            encoded = writes.appends().encode(batch, stored, givenWith == Given.ROWS_INSERTED);
         } catch (SQLException e) {
             throw Failures.wrap("Bulk loading collection '" + schema.name + "'", null, e);
         }

@@ -82,6 +82,7 @@ final class EncodedChunk<A, O> {
         for (int i = 0; i < indexes.size(); i++) {
             indexValues[i] = new Object[n];
         }
+        boolean storedRows = !objectsInserted && stored != null && stored.size() == n;
         int perRow = 1 + schema.layout.columns().size(); // the key, then one value per column (nested may add)
         tags = new byte[Math.max(16, n * perRow)];
         values = new Object[tags.length];
@@ -100,12 +101,9 @@ final class EncodedChunk<A, O> {
             }
             rowStart[j] = size;
             schema.keyType.write(recorder, e.getKey());
-            byte[] row = stored == null || stored.size() != n ? null : stored.get(j);
-            if (objectsInserted) {
-                // the row is in the table: nothing of the object to record
-            } else if (row != null) {
-                recorder.putBytes(row);
-            } else {
+            if (storedRows) {
+                recorder.putBytes(stored.get(j));
+            } else if (!objectsInserted) { // an inserted row is in the table: nothing of the object to record
                 schema.layout.write(e.getValue(), recorder);
             }
             rowEnd[j] = size;
