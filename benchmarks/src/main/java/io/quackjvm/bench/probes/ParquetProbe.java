@@ -32,6 +32,10 @@ import java.util.Locale;
  *   <li>{@code import}: a bulk writer's {@code addParquet} of the export into an empty collection, against
  *       {@code bulk writer}: the same objects given to {@code addAll}.</li>
  * </ul>
+ * For the blob layout, two more rows time DuckDB alone on the two shapes the same rows can have in a database file
+ * (tables made once from the export's files, checkpointed): one wide table holding each object beside its indexed
+ * values, and an object table beside one two-column table per indexed attribute (ordered by value, as index tables
+ * are), joined on the key as the export joins them. Their ratio is what the storage shape alone costs an export.
  * Targets: export ÷ raw COPY ≤ 1.2, import ÷ bulk writer ≤ 1.2 (medians).
  *
  * <p>Arguments: N (default 1,000,000), rounds (default 3), {@code --out FILE} (default
@@ -77,8 +81,11 @@ public final class ParquetProbe {
         List<Long> iterations = new ArrayList<>();
         List<Long> imports = new ArrayList<>();
         List<Long> bulks = new ArrayList<>();
+        List<Long> wides = new ArrayList<>();
+        List<Long> joins = new ArrayList<>();
         long rows = 0;
         long bytes = 0;
+        Connection shapes = null;
         try (DuckDBDatabase db = DuckDBDatabase.builder().file(work.resolve("cars-" + columnar + ".duckdb"))
                 .memoryLimit("2GB").build()) {
             IndexedCollection<Car> cars = collection(db, "car", columnar);
@@ -103,6 +110,16 @@ public final class ParquetProbe {
                     rawMs = (System.nanoTime() - s) / 1_000_000;
                 }
                 Files.delete(work.resolve("raw-" + r + ".parquet"));
+                if (!columnar) {
+                    if (shapes == null) {
+                        shapes = shapes(out, work.resolve("shapes.duckdb"));
+                    }
+                    long[] shapeMs = copyShapes(shapes, work.resolve("shape-" + r + ".parquet"));
+                    if (r > 0) {
+                        wides.add(shapeMs[0]);
+                        joins.add(shapeMs[1]);
+                    }
+                }
 
                 s = System.nanoTime();
                 try (BufferedWriter w = Files.newBufferedWriter(work.resolve("iterated.txt"))) {
@@ -147,6 +164,10 @@ public final class ParquetProbe {
                     bulks.add(bulkMs);
                 }
             }
+        } finally {
+            if (shapes != null) {
+                shapes.close();
+            }
         }
         md.append(String.format(Locale.ROOT, "## %s layout%n%nExport: %,d rows, %,d bytes of Parquet.%n%n",
                 columnar ? "columnar" : "blob (with _object)", rows, bytes));
@@ -156,6 +177,10 @@ public final class ParquetProbe {
         ProbeReport.row(md, "iterate through CQEngine into a text file", iterations);
         ProbeReport.row(md, "import (bulkWriter.addParquet)", imports);
         ProbeReport.row(md, "bulk writer addAll of the same objects", bulks);
+        if (!columnar) {
+            ProbeReport.row(md, "DuckDB alone: COPY of one wide table in a file (object beside its values)", wides);
+            ProbeReport.row(md, "DuckDB alone: COPY of the object table joined to one table per index", joins);
+        }
         double exportRatio = (double) ProbeReport.median(exports) / Math.max(1, ProbeReport.median(raws));
         double importRatio = (double) ProbeReport.median(imports) / Math.max(1, ProbeReport.median(bulks));
         double iterateRatio = (double) ProbeReport.median(exports) / Math.max(1, ProbeReport.median(iterations));
@@ -163,5 +188,49 @@ public final class ParquetProbe {
                         + "into a file = %.2f; import ÷ bulk writer = %.2f (target ≤ 1.2: %s)%n%n", exportRatio,
                 exportRatio <= 1.2 ? "met" : "not met", iterateRatio, importRatio,
                 importRatio <= 1.2 ? "met" : "not met"));
+        if (!columnar) {
+            md.append(String.format(Locale.ROOT, "DuckDB alone, the joined shape ÷ the wide shape = %.2f; the wide "
+                            + "shape ÷ raw COPY = %.2f%n%n",
+                    (double) ProbeReport.median(joins) / Math.max(1, ProbeReport.median(wides)),
+                    (double) ProbeReport.median(wides) / Math.max(1, ProbeReport.median(raws))));
+        }
+    }
+
+    /** A database file holding the export's rows in both shapes: one wide table, and objects beside index tables. */
+    private static Connection shapes(Path exported, Path file) throws Exception {
+        String files = "read_parquet('" + exported.resolve("*.parquet") + "')";
+        String key = "\"" + Car.CAR_ID.getAttributeName() + "\"";
+        String manufacturer = "\"" + Car.MANUFACTURER.getAttributeName() + "\"";
+        String price = "\"" + Car.PRICE.getAttributeName() + "\"";
+        Connection c = DriverManager.getConnection("jdbc:duckdb:" + file);
+        try (Statement st = c.createStatement()) {
+            st.execute("CREATE TABLE wide AS SELECT * FROM " + files);
+            st.execute("CREATE TABLE objects AS SELECT " + key + " AS _key, _object FROM " + files);
+            st.execute("CREATE TABLE by_manufacturer AS SELECT " + key + " AS _key, " + manufacturer
+                    + " AS value FROM " + files + " ORDER BY value");
+            st.execute("CREATE TABLE by_price AS SELECT " + key + " AS _key, " + price + " AS value FROM " + files
+                    + " ORDER BY value");
+            st.execute("CHECKPOINT");
+        }
+        return c;
+    }
+
+    /** Milliseconds to COPY the wide table, then the joined tables, to {@code target}. */
+    private static long[] copyShapes(Connection c, Path target) throws Exception {
+        String key = "\"" + Car.CAR_ID.getAttributeName() + "\"";
+        String joined = "SELECT o._key AS " + key + ", m.value AS \"" + Car.MANUFACTURER.getAttributeName()
+                + "\", p.value AS \"" + Car.PRICE.getAttributeName() + "\", o._object FROM objects o "
+                + "LEFT JOIN by_manufacturer m ON m._key = o._key LEFT JOIN by_price p ON p._key = o._key";
+        long[] ms = new long[2];
+        try (Statement st = c.createStatement()) {
+            String[] selects = {"SELECT * FROM wide", joined};
+            for (int i = 0; i < 2; i++) {
+                long s = System.nanoTime();
+                st.execute("COPY (" + selects[i] + ") TO '" + target + "' (FORMAT PARQUET)");
+                ms[i] = (System.nanoTime() - s) / 1_000_000;
+                Files.delete(target);
+            }
+        }
+        return ms;
     }
 }
