@@ -59,6 +59,10 @@ public final class AdmissionProbe {
         int[] limits = Arrays.stream(ProbeReport.arg(args, 3, "1,2").split(",")).mapToInt(Integer::parseInt).toArray();
         threads = ProbeReport.arg(args, 4, null);
         long start = System.nanoTime();
+        // stamped now, so that the load average it gives is the machine's before the probe loads it
+        StringBuilder md = ProbeReport.stamped(AdmissionProbe.class, n, seconds, rounds,
+                Arrays.toString(limits).replace(" ", "").replace("[", "").replace("]", ""),
+                threads == null ? "" : threads);
         Path dir = Files.createTempDirectory("admission-probe");
         Path file = dir.resolve("cars.duckdb");
         try {
@@ -85,7 +89,7 @@ public final class AdmissionProbe {
                     System.out.printf(Locale.ROOT, "round %d, %s: %s%n", round + 1, label(limit), r);
                 }
             }
-            write(a.out(), runs, n, seconds, rounds, limits, start);
+            write(md, a.out(), runs, n, seconds, rounds, start);
         } finally {
             ProbeReport.delete(dir);
         }
@@ -189,11 +193,8 @@ public final class AdmissionProbe {
         return v.length % 2 == 1 ? v[m] : (v[m - 1] + v[m]) / 2;
     }
 
-    private static void write(Path out, Map<Integer, List<Run>> runs, int n, int seconds, int rounds, int[] limits,
-                              long start) throws Exception {
-        StringBuilder md = ProbeReport.stamped(AdmissionProbe.class, n, seconds, rounds,
-                Arrays.toString(limits).replace(" ", "").replace("[", "").replace("]", ""),
-                threads == null ? "" : threads);
+    private static void write(StringBuilder md, Path out, Map<Integer, List<Run>> runs, int n, int seconds,
+                              int rounds, long start) throws Exception {
         md.append("# Admission control: point lookups beside group-bys\n\n")
                 .append(String.format(Locale.ROOT, "%,d cars (blob layout, DuckDBIndex on manufacturer and price) in "
                         + "one file. %d threads look up random keys (`retrieve(equal(carId, k))`, iterated) while %d "

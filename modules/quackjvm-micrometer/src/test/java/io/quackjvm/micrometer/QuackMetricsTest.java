@@ -29,6 +29,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 
 import static com.googlecode.cqengine.query.QueryFactory.equal;
@@ -173,11 +174,19 @@ class QuackMetricsTest {
             CountDownLatch release = new CountDownLatch(1);
             CompletableFuture<Boolean> first = CompletableFuture.supplyAsync(
                     () -> cars.update(List.of(), pausingAfterOne(0, firstAdded, release)));
-            CompletableFuture<Boolean> second;
+            FutureTask<Boolean> second = new FutureTask<>(() -> cars.add(Car.of(10)));
             try {
                 assertTrue(firstAdded.await(60, TimeUnit.SECONDS));
-                second = CompletableFuture.supplyAsync(() -> cars.add(Car.of(10)));
-                Thread.sleep(200);
+                Thread writer = new Thread(second, "second-writer");
+                writer.start();
+                // the wait is timed only if the second writer has parked on the lock before the first lets go
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+                Thread.State state;
+                while ((state = writer.getState()) != Thread.State.WAITING) {
+                    assertTrue(state != Thread.State.TERMINATED && System.nanoTime() < deadline,
+                            "the second writer never waited; its state: " + state);
+                    Thread.sleep(1);
+                }
                 assertFalse(second.isDone(), "the second writer did not wait for the first");
             } finally {
                 release.countDown();

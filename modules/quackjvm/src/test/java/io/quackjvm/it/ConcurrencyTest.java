@@ -15,7 +15,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 
 import static com.googlecode.cqengine.query.QueryFactory.equal;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -65,19 +64,8 @@ class ConcurrencyTest {
         PausingBatch batch = new PausingBatch(List.of(Car.of(1), Car.of(2)));
         Future<?> first = pool.submit(() -> cars.update(List.of(), batch, new QueryOptions()));
         assertTrue(batch.firstAdded.await(30, TimeUnit.SECONDS));
-        AtomicReference<Thread> secondThread = new AtomicReference<>();
-        Future<?> second = pool.submit(() -> {
-            secondThread.set(Thread.currentThread());
-            cars.add(Car.of(3));
-        });
-        // wait until the second writer is parked on the collection's write lock
-        Thread.State state = null;
-        for (int i = 0; i < 3000 && state != Thread.State.WAITING; i++) {
-            Thread t = secondThread.get();
-            state = t == null ? null : t.getState();
-            Thread.sleep(10);
-        }
-        assertEquals(Thread.State.WAITING, state, "the second writer should wait for the first");
+        // returns once the second writer is parked on the collection's write lock
+        Future<Boolean> second = Parked.runUntilParked("second writer", () -> cars.add(Car.of(3)));
         assertFalse(second.isDone());
         batch.release.countDown();
         first.get(30, TimeUnit.SECONDS);

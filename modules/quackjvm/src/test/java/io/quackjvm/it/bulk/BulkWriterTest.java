@@ -10,6 +10,7 @@ import io.quackjvm.api.DuckDBPersistence;
 import io.quackjvm.api.Progress;
 import io.quackjvm.api.QuackException;
 import io.quackjvm.it.Car;
+import io.quackjvm.it.Parked;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -23,6 +24,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 
 import static com.googlecode.cqengine.query.QueryFactory.enableFlags;
@@ -352,13 +354,12 @@ class BulkWriterTest {
     void otherWritersWaitAndTheLoadingThreadCannotWriteAround() throws Exception {
         DuckDBPersistence<Car, Integer> p = persistence(null);
         IndexedCollection<Car> cars = collection(p);
-        CompletableFuture<Boolean> other;
+        FutureTask<Boolean> other;
         try (DuckDBBulkWriter<Car> w = p.bulkWriter()) {
             w.addAll(range(0, 2 * CHUNK));
             IllegalStateException e = assertThrows(IllegalStateException.class, () -> cars.add(Car.of(5000)));
             assertTrue(e.getMessage().contains("bulk writer"), e.getMessage());
-            other = CompletableFuture.supplyAsync(() -> cars.add(Car.of(7000)));
-            Thread.sleep(200);
+            other = Parked.runUntilParked("other writer", () -> cars.add(Car.of(7000)));
             assertFalse(other.isDone(), "another writer waits for the load");
             w.commit();
         }

@@ -8,6 +8,7 @@ import io.quackjvm.api.DuckDBPersistence;
 import io.quackjvm.api.Operation;
 import io.quackjvm.api.OperationListener;
 import io.quackjvm.it.Car;
+import io.quackjvm.it.Parked;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -17,6 +18,7 @@ import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 
 import static com.googlecode.cqengine.query.QueryFactory.equal;
@@ -144,8 +146,8 @@ class ListenersTest {
             };
             CompletableFuture<Boolean> first = CompletableFuture.supplyAsync(() -> cars.update(List.of(), pausing));
             assertTrue(firstAdded.await(60, TimeUnit.SECONDS));
-            CompletableFuture<Boolean> second = CompletableFuture.supplyAsync(() -> cars.add(Car.of(10)));
-            Thread.sleep(200);
+            // the second writer's wait is heard only if it has parked on the lock before the first lets go
+            FutureTask<Boolean> second = Parked.runUntilParked("second writer", () -> cars.add(Car.of(10)));
             assertFalse(second.isDone(), "the second writer did not wait for the first");
             release.countDown();
             assertTrue(first.get(60, TimeUnit.SECONDS));
