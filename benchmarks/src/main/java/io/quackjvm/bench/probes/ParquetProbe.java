@@ -38,7 +38,7 @@ import java.util.Locale;
  * are), joined on the key as the export joins them. Their ratio is what the storage shape alone costs an export.
  * Targets: export ÷ raw COPY ≤ 1.2, import ÷ bulk writer ≤ 1.2 (medians).
  *
- * <p>Arguments: N (default 1,000,000), rounds (default 3), {@code --out FILE} (default
+ * <p>Arguments: N (default 1,000,000), rounds (default 5), {@code --out FILE} (default
  * {@code results/raw/parquet/run.md}).
  */
 public final class ParquetProbe {
@@ -50,7 +50,7 @@ public final class ParquetProbe {
         ProbeReport.Args parsed = ProbeReport.Args.parse(args, "results/raw/parquet/run.md");
         String[] pos = parsed.positional();
         int n = ProbeReport.intArg(pos, 0, 1_000_000);
-        int rounds = ProbeReport.intArg(pos, 1, 3);
+        int rounds = ProbeReport.intArg(pos, 1, 5);
         long t0 = System.nanoTime();
         StringBuilder md = ProbeReport.stamped(ParquetProbe.class, n, rounds);
         Path work = Files.createTempDirectory("parquet-probe");
