@@ -2,6 +2,7 @@ package io.quackjvm.it.snapshot;
 
 import com.googlecode.cqengine.IndexedCollection;
 import com.googlecode.cqengine.resultset.ResultSet;
+import io.quackjvm.api.DuckDBBulkWriter;
 import io.quackjvm.api.DuckDBDatabase;
 import io.quackjvm.api.DuckDBIndex;
 import io.quackjvm.api.PersistenceClosedException;
@@ -217,6 +218,25 @@ class SnapshotTest {
             cars.add(Car.of(BASE));
         }
         assertEquals(BASE, idsOf(snapshot).size());
+    }
+
+    @Test
+    void aFileLargerThanWhatIsWrittenBackAtOnceIsCopiedWhole() throws Exception {
+        Path live = dir.resolve("live.duckdb");
+        Path snapshot = dir.resolve("copy.duckdb");
+        int n = 400_000;
+        try (DuckDBDatabase db = open("file")) {
+            IndexedCollection<Car> cars = cars(db);
+            try (DuckDBBulkWriter<Car> w = db.bulkWriter(cars)) {
+                w.addAll(Car.firstN(n));
+                w.commit();
+            }
+            db.snapshot(snapshot);
+            // the copy is written back to disk 16 MiB at a time while it is made: this file takes three steps
+            assertTrue(Files.size(live) > 2 * (16 << 20), "the file is too small to test that: " + Files.size(live));
+            assertEquals(-1L, Files.mismatch(live, snapshot), "the snapshot is not a whole copy of the file");
+        }
+        assertEquals(n, idsOf(snapshot).size());
     }
 
     @Test

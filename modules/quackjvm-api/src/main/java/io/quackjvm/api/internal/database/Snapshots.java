@@ -7,6 +7,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.lang.ref.Reference;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -16,6 +17,10 @@ import java.nio.file.StandardOpenOption;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Arrays;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -51,6 +56,8 @@ public final class Snapshots {
     private static final int HEADERS = 3 * 4096;
     /** How often the file is copied before a snapshot is taken the other way. */
     private static final int FILE_COPY_ATTEMPTS = 3;
+    /** How much of a file is copied between two requests to write the copy back to disk. */
+    private static final long WRITEBACK_STEP = 16L << 20;
     private static final AtomicLong NEXT = new AtomicLong();
     private static final Logger LOG = LoggerFactory.getLogger(Snapshots.class);
 
@@ -178,19 +185,73 @@ public final class Snapshots {
         }
     }
 
+    /**
+     * Copies {@code from} to {@code to} and forces the copy to disk. The copied part is written back on a thread of
+     * its own while the rest is copied, so that the final force waits only for what was copied last.
+     */
     private static void copyDurably(Path from, Path to) throws IOException {
         try (FileChannel in = FileChannel.open(from, StandardOpenOption.READ);
              FileChannel out = FileChannel.open(to, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
             long size = in.size();
             long done = 0;
-            while (done < size) {
-                long n = in.transferTo(done, size - done, out);
-                if (n <= 0) {
-                    break;
+            try (Writeback writeback = new Writeback(out)) {
+                while (done < size) {
+                    long n = in.transferTo(done, Math.min(size, done + WRITEBACK_STEP) - done, out);
+                    if (n <= 0) {
+                        break;
+                    }
+                    done += n;
+                    writeback.request();
                 }
-                done += n;
             }
             out.force(true);
+        }
+    }
+
+    /** Forces a file being written to disk in the background, one force at a time; closing waits for the last. */
+    private static final class Writeback implements AutoCloseable {
+        private final FileChannel out;
+        private final ExecutorService thread = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "quackjvm-snapshot-writeback");
+            t.setDaemon(true);
+            return t;
+        });
+        private Future<?> running;
+
+        Writeback(FileChannel out) {
+            this.out = out;
+        }
+
+        /** Starts forcing what is written so far, unless a force is still running; a failed force fails it. */
+        void request() throws IOException {
+            if (running == null || running.isDone()) {
+                awaitRunning();
+                running = thread.submit(() -> {
+                    out.force(false);
+                    return null;
+                });
+            }
+        }
+
+        /** Waits for the running force; a failed one fails the copy (a later force may not report it again). */
+        @Override
+        public void close() throws IOException {
+            thread.shutdown();
+            awaitRunning();
+        }
+
+        private void awaitRunning() throws IOException {
+            if (running == null) {
+                return;
+            }
+            try {
+                running.get();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new InterruptedIOException("interrupted while the snapshot was written to disk");
+            } catch (ExecutionException e) {
+                throw e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
+            }
         }
     }
 
