@@ -193,9 +193,18 @@ public final class ParquetImport {
             return false;
         }
         String key = CollectionSchema.quote(keyName);
-        try (Statement s = c.connection().createStatement(); ResultSet rs = s.executeQuery("SELECT count(*) = count("
-                + key + ") AND count(*) = count(DISTINCT " + key + ") FROM " + files)) {
-            return rs.next() && rs.getBoolean(1);
+        try (Statement s = c.connection().createStatement()) {
+            // a collection that holds objects takes the other path anyway (the load checks again under its lock):
+            // the files' keys need no scan then
+            try (ResultSet rs = s.executeQuery("SELECT EXISTS (SELECT 1 FROM " + table.schema().sqlName() + ")")) {
+                if (rs.next() && rs.getBoolean(1)) {
+                    return false;
+                }
+            }
+            try (ResultSet rs = s.executeQuery("SELECT count(*) = count(" + key + ") AND count(*) = count(DISTINCT "
+                    + key + ") FROM " + files)) {
+                return rs.next() && rs.getBoolean(1);
+            }
         }
     }
 
