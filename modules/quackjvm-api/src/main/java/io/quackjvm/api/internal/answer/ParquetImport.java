@@ -128,10 +128,11 @@ public final class ParquetImport {
             // Into an empty collection, DuckDB inserts the object rows itself; Java then decodes each object to
             // check its key against its row's and to write its index rows.
             String keyName = table.schema().primaryKey().getAttributeName();
-            boolean inserted = sameEncoding && insertable(table, c, found, keyName, files)
+            boolean inserted = sameEncoding && insertable(table, c, found, keyName)
                     && load.insertObjectRows("INSERT INTO " + table.schema().sqlName() + " (" + CollectionSchema.KEY
                     + ", " + CollectionSchema.quote(table.columns().all().get(0).name()) + ") SELECT "
-                    + CollectionSchema.quote(keyName) + ", " + OBJECT + " FROM " + files);
+                    + CollectionSchema.quote(keyName) + ", " + OBJECT + " FROM " + files,
+                    on -> eachKeyOnce(on, CollectionSchema.quote(keyName), files));
             sql = "SELECT " + String.join(", ", select) + (inserted ? ", " + CollectionSchema.quote(keyName) : "")
                     + " FROM " + files;
             try (PreparedStatement ps = c.connection().prepareStatement(sql)) {
@@ -177,11 +178,11 @@ public final class ParquetImport {
     }
 
     /**
-     * Whether DuckDB can insert the files' object rows as they are: no covering index (its rows carry copies of the
-     * objects), a key stored as the export writes it, of the same type, and every row with a key of its own.
+     * Whether DuckDB could insert the files' object rows as they are: no covering index (its rows carry copies of
+     * the objects), and a key stored as the export writes it, of the same type.
      */
     private static boolean insertable(CollectionTable<?, ?> table, PooledConnection c, Map<String, String> found,
-                                      String keyName, String files) throws SQLException {
+                                      String keyName) throws SQLException {
         if (table.indexes().all().stream().anyMatch(io.quackjvm.api.internal.index.IndexTable::covering)
                 || !SqlDecode.expression(table.schema().keyType().valueType(), "k", "s").equals("k")) {
             return false;
@@ -189,22 +190,14 @@ public final class ParquetImport {
         String stored = ParquetFiles.describe(c, "SELECT " + CollectionSchema.KEY + " FROM "
                 + table.schema().sqlName(), List.of()).get(CollectionSchema.KEY);
         String exported = found.get(keyName.toLowerCase(Locale.ROOT));
-        if (stored == null || !stored.equalsIgnoreCase(exported)) {
-            return false;
-        }
-        String key = CollectionSchema.quote(keyName);
-        try (Statement s = c.connection().createStatement()) {
-            // a collection that holds objects takes the other path anyway (the load checks again under its lock):
-            // the files' keys need no scan then
-            try (ResultSet rs = s.executeQuery("SELECT EXISTS (SELECT 1 FROM " + table.schema().sqlName() + ")")) {
-                if (rs.next() && rs.getBoolean(1)) {
-                    return false;
-                }
-            }
-            try (ResultSet rs = s.executeQuery("SELECT count(*) = count(" + key + ") AND count(*) = count(DISTINCT "
-                    + key + ") FROM " + files)) {
-                return rs.next() && rs.getBoolean(1);
-            }
+        return stored != null && stored.equalsIgnoreCase(exported);
+    }
+
+    /** Whether every row of the files has a key, and a key of its own. */
+    private static boolean eachKeyOnce(PooledConnection c, String key, String files) throws SQLException {
+        try (Statement s = c.connection().createStatement(); ResultSet rs = s.executeQuery("SELECT count(*) = count("
+                + key + ") AND count(*) = count(DISTINCT " + key + ") FROM " + files)) {
+            return rs.next() && rs.getBoolean(1);
         }
     }
 

@@ -148,15 +148,23 @@ public final class BulkLoad<O, A> implements AutoCloseable {
         }
     }
 
+    /** What must also hold, checked on the load's connection, for {@link #insertObjectRows} to insert. */
+    @FunctionalInterface
+    public interface InsertCheck {
+        boolean holds(PooledConnection c) throws SQLException;
+    }
+
     /**
      * Inserts the load's object rows with one SQL statement, in the load's transaction, when the load has taken
-     * nothing yet, is not sliced and the collection holds no object; the same objects are then given to
-     * {@link #addAllIndexed}, which writes their index rows. The statement must insert each key once, with the row
-     * the layout would write for its object.
+     * nothing yet, is not sliced, the collection holds no object and then {@code check} holds; the same objects are
+     * then given to {@link #addAllIndexed}, which writes their index rows. The statement must insert each key once,
+     * with the row the layout would write for its object.
      *
+     * @param check what the statement needs of its source (that it gives each key once, say); it runs only when the
+     *              rest holds
      * @return whether the rows were inserted; when not, nothing was done and the objects go to a load as usual
      */
-    public boolean insertObjectRows(String insert) {
+    public boolean insertObjectRows(String insert, InsertCheck check) {
         check();
         if (started || sliceSize > 0 || !chunk.isEmpty()) {
             return false;
@@ -169,6 +177,9 @@ public final class BulkLoad<O, A> implements AutoCloseable {
                 if (rs.getLong(1) > 0) {
                     return false;
                 }
+            }
+            if (!check.holds(c)) {
+                return false;
             }
             try (java.sql.Statement s = c.connection().createStatement()) {
                 // closing the database cancels it, as it does the load's other statements
